@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what rtthrottle needs to build, run and test (Debian packages). Idempotent:
+# apt-get runs only when something is missing.
+set -euo pipefail
+
+packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing ${missing[*]}; run as root (or: sudo apt-get install ${missing[*]})" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

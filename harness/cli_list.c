@@ -1,0 +1,74 @@
+/* `rtthrottle list [scenarios|policies]`: the catalogue, one line each. */
+#include "commands.h"
+#include "policy.h"
+#include "scenario.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: rtthrottle list [scenarios|policies]\n\n"
+		     "Lists the scenarios (with their default policies and suites) and the policies\n"
+		     "(runtime/period and where each comes from). Without an argument, both.\n");
+}
+
+static void list_scenarios(void)
+{
+	size_t count;
+	const struct scenario *s = scenario_catalogue(&count);
+
+	printf("Scenarios:\n");
+	for (size_t i = 0; i < count; i++)
+		printf("  %-18s %s\n  %-18s policies: %s; suites: %s\n", s[i].name, s[i].summary, "",
+		       s[i].default_policies, s[i].suites);
+}
+
+static void list_policies(void)
+{
+	size_t count;
+	const struct policy *p = policy_builtins(&count);
+
+	printf("Policies (runtime_us/period_us):\n");
+	for (size_t i = 0; i < count; i++) {
+		char pair[40];
+
+		snprintf(pair, sizeof(pair), "%lld/%lld", (long long)p[i].runtime_us, (long long)p[i].period_us);
+		printf("  %-18s %-17s %s\n", p[i].name, pair, p[i].origin);
+	}
+	printf("  %-18s %-17s %s\n", "(ad hoc)", "N/M", "run --runtime-us N --period-us M");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option options[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return EXIT_ALL_PASSED;
+		}
+		fprintf(stderr, "rtthrottle list: unknown option '%s'\n", argv[optind - 1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "rtthrottle list: too many arguments\n");
+		return EXIT_USAGE;
+	}
+	if (optind == argc || !strcmp(argv[optind], "scenarios"))
+		list_scenarios();
+	if (optind == argc)
+		printf("\n");
+	if (optind == argc || !strcmp(argv[optind], "policies"))
+		list_policies();
+	else if (strcmp(argv[optind], "scenarios")) {
+		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios or policies)\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return EXIT_ALL_PASSED;
+}

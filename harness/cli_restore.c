@@ -1,0 +1,57 @@
+/* `rtthrottle restore`: puts back the knobs a dead run saved, if any. */
+#include "commands.h"
+#include "knobs.h"
+#include "state.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: rtthrottle restore\n\n"
+		     "Puts back the knobs saved in %s by a run that died with its guardian,\n"
+		     "then removes the file. Refuses while a run is active (it restores itself).\n"
+		     "Exit status: 0 restored or nothing to do, 1 restoring failed, 2 a run is active.\n",
+		state_file_path());
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	static const struct option options[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	struct knobs saved;
+	pid_t owner;
+	int c, fd, loaded;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return EXIT_ALL_PASSED;
+		}
+		fprintf(stderr, "rtthrottle restore: unknown option '%s'\n", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rtthrottle restore: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	fd = state_lock();
+	if (fd < 0)
+		return EXIT_USAGE;
+	loaded = state_load(&saved, &owner);
+	if (loaded == 0) {
+		printf("nothing to restore: no %s\n", state_file_path());
+		close(fd);
+		return EXIT_ALL_PASSED;
+	}
+	if (loaded < 0 || !state_restore()) {
+		close(fd);
+		return EXIT_CHECK_FAILED;
+	}
+	printf("restored the knobs saved by pid %d: sched_rt_runtime_us %lld, sched_rt_period_us %lld\n",
+	       (int)owner, (long long)saved.value[KNOB_SYSCTL_RUNTIME], (long long)saved.value[KNOB_SYSCTL_PERIOD]);
+	close(fd);
+	return EXIT_ALL_PASSED;
+}

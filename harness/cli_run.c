@@ -1,0 +1,258 @@
+/* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
+#include "commands.h"
+#include "run.h"
+#include "results.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rtthrottle run [OPTIONS]\n\n"
+		"Runs scenarios under throttling policies, judges each result against what the policy\n"
+		"promises on this kernel, prints KTAP on stdout and progress on stderr, writes JSON.\n"
+		"The knobs are saved first and restored after every window, on error, on SIGINT/\n"
+		"SIGTERM/SIGHUP, and by a guardian process if the harness itself is killed.\n\n"
+		"  --suite NAME          quick (default) or full\n"
+		"  --scenario NAMES      comma-separated scenarios instead of a suite (see 'rtthrottle list')\n"
+		"  --policy NAMES        comma-separated policies instead of each scenario's defaults\n"
+		"  --runtime-us N        an ad-hoc policy: RT runtime per period in us (-1: no limit)\n"
+		"  --period-us N         its period in us (default 1000000)\n"
+		"  --cpu N               the measured CPU (default: the last online CPU)\n"
+		"  --allow-cpu0          allow --cpu 0 on a machine with 2 CPUs or fewer\n"
+		"  --duration SECONDS    measuring window of each result (default 3; whole periods are best)\n"
+		"  --repeat N            repetitions of each scenario x policy (default 1)\n"
+		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
+		"  --probe-seconds S     each of the two regime-probe windows (default 2; 0 skips the probe)\n"
+		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
+		"  --quiet               no progress on stderr\n"
+		"  --help                this text\n\n"
+		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
+		"skipped (e.g. not root), 128+N stopped by signal N (knobs restored).\n");
+}
+
+enum {
+	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
+	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{ "suite", required_argument, NULL, OPT_SUITE },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "runtime-us", required_argument, NULL, OPT_RUNTIME },
+	{ "period-us", required_argument, NULL, OPT_PERIOD },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "allow-cpu0", no_argument, NULL, OPT_ALLOW_CPU0 },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "noise-seconds", required_argument, NULL, OPT_NOISE },
+	{ "probe-seconds", required_argument, NULL, OPT_PROBE },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rtthrottle run: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'rtthrottle run --help')\n");
+	return EXIT_USAGE;
+}
+
+struct raw_args {
+	const char *suite, *scenarios, *policies, *runtime, *period, *cpu, *output;
+	bool allow_cpu0;
+};
+
+static int add_policies(struct run_options *opt, const char *names)
+{
+	char list[512], *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", names);
+	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (opt->policy_count == RUN_POLICIES_MAX)
+			return bad("--policy: more than %d policies", RUN_POLICIES_MAX);
+		if (!policy_find(name, &opt->policy[opt->policy_count]))
+			return bad("--policy: unknown policy '%s'; 'rtthrottle list policies' shows them", name);
+		opt->policy_count++;
+	}
+	return opt->policy_count ? 0 : bad("--policy: empty list '%s'", names);
+}
+
+static int add_scenarios(struct run_options *opt, const struct raw_args *raw)
+{
+	char list[512], *save = NULL;
+
+	if (raw->scenarios) {
+		snprintf(list, sizeof(list), "%s", raw->scenarios);
+		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			const struct scenario *s = scenario_find(name);
+
+			if (!s)
+				return bad("--scenario: unknown scenario '%s'; 'rtthrottle list' shows them", name);
+			if (opt->scenario_count == RUN_SCENARIOS_MAX)
+				return bad("--scenario: too many scenarios");
+			opt->scenario[opt->scenario_count++] = s;
+		}
+		return opt->scenario_count ? 0 : bad("--scenario: empty list '%s'", raw->scenarios);
+	}
+	size_t count;
+	const struct scenario *all = scenario_catalogue(&count);
+
+	for (size_t i = 0; i < count && opt->scenario_count < RUN_SCENARIOS_MAX; i++)
+		if (scenario_in_suite(&all[i], opt->suite))
+			opt->scenario[opt->scenario_count++] = &all[i];
+	return 0;
+}
+
+static int add_adhoc(struct run_options *opt, const struct raw_args *raw)
+{
+	int64_t runtime, period = 1000000;
+	const char *why;
+
+	if (!raw->runtime) {
+		if (raw->period)
+			return bad("--period-us %s needs --runtime-us", raw->period);
+		return 0;
+	}
+	if (!parse_i64(raw->runtime, -1, INT32_MAX, &runtime))
+		return bad("--runtime-us: '%s' is not a number from -1 to 2147483647", raw->runtime);
+	if (raw->period && !parse_i64(raw->period, 1, INT32_MAX, &period))
+		return bad("--period-us: '%s' is not a number from 1 to 2147483647", raw->period);
+	why = policy_pair_invalid(runtime, period);
+	if (why)
+		return bad("--runtime-us %s with the period: %s", raw->runtime, why);
+	if (opt->policy_count == RUN_POLICIES_MAX)
+		return bad("too many policies");
+	policy_make_adhoc(runtime, period, &opt->policy[opt->policy_count++]);
+	return 0;
+}
+
+static int choose_cpu(struct run_options *opt, const struct raw_args *raw)
+{
+	int64_t cpu;
+
+	if (!raw->cpu) {
+		opt->cpu = cpu_last_online();
+		if (opt->cpu == 0 && !raw->allow_cpu0)
+			return bad("only CPU 0 is online; measuring there needs --cpu 0 --allow-cpu0");
+		return 0;
+	}
+	if (!parse_i64(raw->cpu, 0, 4095, &cpu))
+		return bad("--cpu: '%s' is not a CPU number", raw->cpu);
+	if (!cpu_is_online((int)cpu))
+		return bad("--cpu %s: no such online CPU", raw->cpu);
+	if (cpu == 0 && cpus_online_count() <= 2 && !raw->allow_cpu0)
+		return bad("--cpu 0: the harness and your shell live on CPU 0 of this %d-CPU machine; add --allow-cpu0 to insist",
+			   cpus_online_count());
+	opt->cpu = (int)cpu;
+	return 0;
+}
+
+static int choose_output(struct run_options *opt, const struct raw_args *raw)
+{
+	char why[PATH_MAX + 64];
+
+	if (raw->output) {
+		if (snprintf(opt->output, sizeof(opt->output), "%s", raw->output) >= (int)sizeof(opt->output))
+			return bad("--output: path too long");
+	} else {
+		char host[64] = "unknown", stamp[32];
+		int err = make_dirs("results", 0755);
+
+		if (err)
+			return bad("cannot create the folder 'results': %s", strerror(err));
+		gethostname(host, sizeof(host));
+		format_utc(realtime_ns(), stamp, sizeof(stamp), true);
+		snprintf(opt->output, sizeof(opt->output), "results/%s-%s.json", stamp, host);
+	}
+	if (!results_path_writable(opt->output, why, sizeof(why)))
+		return bad("--output %s: cannot write there: %s", opt->output, why);
+	return 0;
+}
+
+static void join_cmdline(struct run_options *opt, int argc, char **argv)
+{
+	size_t used = snprintf(opt->cmdline, sizeof(opt->cmdline), "rtthrottle");
+
+	for (int i = 0; i < argc && used < sizeof(opt->cmdline); i++)
+		used += snprintf(opt->cmdline + used, sizeof(opt->cmdline) - used, " %s", argv[i]);
+}
+
+static bool parse_seconds(const char *text, double min, double max, double *out)
+{
+	return parse_double(text, min, max, out);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick" };
+	struct raw_args raw = { 0 };
+	int64_t repeat;
+	int c, err;
+
+	join_cmdline(&opt, argc, argv);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_SUITE: raw.suite = optarg; break;
+		case OPT_SCENARIO: raw.scenarios = optarg; break;
+		case OPT_POLICY: raw.policies = optarg; break;
+		case OPT_RUNTIME: raw.runtime = optarg; break;
+		case OPT_PERIOD: raw.period = optarg; break;
+		case OPT_CPU: raw.cpu = optarg; break;
+		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
+		case OPT_OUTPUT: raw.output = optarg; break;
+		case OPT_QUIET: opt.quiet = true; break;
+		case OPT_DURATION:
+			if (!parse_seconds(optarg, 0.1, 3600, &opt.duration_s))
+				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);
+			break;
+		case OPT_NOISE:
+			if (!parse_seconds(optarg, 0.1, 600, &opt.noise_s))
+				return bad("--noise-seconds: '%s' is not a number of seconds from 0.1 to 600", optarg);
+			break;
+		case OPT_PROBE:
+			if (!parse_seconds(optarg, 0, 600, &opt.probe_s) || (opt.probe_s > 0 && opt.probe_s < 1.1))
+				return bad("--probe-seconds: '%s' must be 0 (skip) or 1.1 to 600 seconds (more than one period)", optarg);
+			break;
+		case OPT_REPEAT:
+			if (!parse_i64(optarg, 1, 1000, &repeat))
+				return bad("--repeat: '%s' is not a count from 1 to 1000", optarg);
+			opt.repeat = (int)repeat;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return EXIT_ALL_PASSED;
+		default:
+			return bad("unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	if (raw.suite && raw.scenarios)
+		return bad("--suite %s and --scenario %s both choose scenarios; give one", raw.suite, raw.scenarios);
+	if (raw.suite) {
+		if (!suite_known(raw.suite))
+			return bad("--suite: unknown suite '%s'; known: quick, full", raw.suite);
+		opt.suite = raw.suite;
+	}
+	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
+	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = choose_output(&opt, &raw)))
+		return err;
+	return run_execute(&opt);
+}

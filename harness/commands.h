@@ -1,0 +1,18 @@
+/* The subcommands; each parses its own options with getopt_long and has --help. */
+#ifndef RTT_COMMANDS_H
+#define RTT_COMMANDS_H
+
+#define RTT_VERSION "0.1.0"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+
+#endif

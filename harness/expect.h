@@ -1,0 +1,69 @@
+/*
+ * The expectation model: from the kernel's regime and the policy, what each metric should be,
+ * with a tolerance derived from the physics (tick, period, window, measured noise floor) and the
+ * rule that produced it.
+ */
+#ifndef RTT_EXPECT_H
+#define RTT_EXPECT_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "kernel_model.h"
+#include "metrics.h"
+#include "policy.h"
+
+enum check_kind {
+	CHECK_APPROX,	/* |measured - expected| <= tolerance */
+	CHECK_AT_LEAST,	/* measured >= expected - tolerance */
+	CHECK_AT_MOST,	/* measured <= expected + tolerance */
+};
+
+struct check {
+	char task[16];
+	char metric[40];
+	const char *unit;
+	double measured, expected, tolerance;
+	enum check_kind kind;
+	char rule[240];
+	bool passed;
+};
+
+struct noise_floor {
+	double window_s;
+	double gap_max_us;
+	double loss_share;	/* time a lone SCHED_OTHER spinner lost to everything else */
+};
+
+/* What limits a FIFO hog that has a CFS task beside it, under one policy. */
+struct limiter {
+	enum regime regime;
+	bool limited;		/* false: nothing gives CFS time */
+	bool at_least_only;	/* runtime sharing: the hog may borrow beyond its share */
+	double hog_share;
+	double gap_us;		/* the CFS slot each interval */
+	double interval_us;
+	char why[160];
+};
+
+void limiter_for(const struct kernel_model *km, const struct policy *p, struct limiter *out);
+/* The gap length above which a hog's gap counts as a throttle event. */
+double throttle_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
+/* The gap length above which a CFS victim's gap counts as a starvation event. */
+double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
+
+struct expect_input {
+	const struct kernel_model *km;
+	const struct limiter *limiter;
+	const struct noise_floor *noise;
+	double window_s;
+};
+
+/* Checks for a FIFO hog and a CFS victim on one CPU; returns how many were written. */
+int expect_hog_with_cfs(const struct expect_input *in, const struct task_metrics *hog,
+			const struct task_metrics *victim, struct check *checks, int max);
+json_object *check_to_json(const struct check *c);
+const char *check_kind_name(enum check_kind k);
+
+#endif

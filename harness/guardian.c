@@ -1,0 +1,107 @@
+#include "guardian.h"
+#include "state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Messages on the pipe: 'G' + pgid (a window's tasks), 'D' (done: nothing to do). */
+struct message {
+	char kind;
+	pid_t pgid;
+};
+
+static int pipe_fd = -1;
+static pid_t guardian_pid;
+
+static void guard(int fd) __attribute__((noreturn));
+static void guard(int fd)
+{
+	struct message msg;
+	pid_t pgid = 0;
+	bool done = false;
+	ssize_t got;
+
+	setsid();	/* out of the terminal's process group: Ctrl-C must not reach us */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	prctl(PR_SET_NAME, "rtthrottle-guard");
+	while ((got = read(fd, &msg, sizeof(msg))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (msg.kind == 'G')
+			pgid = msg.pgid;
+		else if (msg.kind == 'D')
+			done = true;
+	}
+	if (done)
+		_exit(0);
+	/* The harness died: tasks first (they may be starving the CPU), then the knobs. */
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+	if (!state_restore()) {
+		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
+		_exit(1);
+	}
+	fprintf(stderr, "rtthrottle-guard: the harness died; tasks killed and knobs restored\n");
+	_exit(0);
+}
+
+bool guardian_start(void)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(stderr, "rtthrottle: pipe for the guardian: %s\n", strerror(errno));
+		return false;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rtthrottle: fork of the guardian: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(fds[1]);
+		guard(fds[0]);
+	}
+	close(fds[0]);
+	pipe_fd = fds[1];
+	guardian_pid = pid;
+	return true;
+}
+
+static void send_message(char kind, pid_t pgid)
+{
+	struct message msg = { kind, pgid };
+
+	if (pipe_fd >= 0 && write(pipe_fd, &msg, sizeof(msg)) != sizeof(msg))
+		fprintf(stderr, "rtthrottle: warning: guardian not reachable: %s\n", strerror(errno));
+}
+
+void guardian_watch_group(pid_t pgid)
+{
+	send_message('G', pgid);
+}
+
+void guardian_release(void)
+{
+	if (pipe_fd < 0)
+		return;
+	send_message('D', 0);
+	close(pipe_fd);
+	pipe_fd = -1;
+	waitpid(guardian_pid, NULL, 0);
+}

@@ -1,0 +1,17 @@
+/*
+ * A process that outlives the harness: if the harness dies before saying it is done (even by
+ * SIGKILL), the guardian kills every task the run started and restores the saved knobs.
+ */
+#ifndef RTT_GUARDIAN_H
+#define RTT_GUARDIAN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+bool guardian_start(void);
+/* Tells the guardian which process group holds the current window's tasks. */
+void guardian_watch_group(pid_t pgid);
+/* The harness restored everything itself: the guardian leaves without acting. */
+void guardian_release(void);
+
+#endif

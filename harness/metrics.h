@@ -1,0 +1,37 @@
+/* Turns a task's raw record into the named metrics of results/README.md. */
+#ifndef RTT_METRICS_H
+#define RTT_METRICS_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "task_shm.h"
+
+struct task_metrics {
+	double window_s;
+	double cpu_share;	/* the kernel's CPU time for the task / window */
+	uint64_t loops;
+	uint64_t gap_count;
+	double gap_total_us;
+	double gap_max_us;
+	uint64_t throttle_events;	/* gaps >= the throttle threshold */
+	double throttle_interval_us;	/* median end-to-end of those gaps, 0 if fewer than 2 */
+	/*
+	 * The kernel's CPU time between the ends of the first and last throttle gaps, over that
+	 * span: whole periods, so the window's phase does not bias it. 0 when fewer than 2 gaps.
+	 */
+	double cpu_share_periods;
+	double periods_span_s;
+	double throttle_gap_median_us;
+	double throttle_threshold_us;
+	double loop_ns;		/* mean cost of one measuring step */
+};
+
+void metrics_compute(const struct task_record *rec, double throttle_threshold_us, struct task_metrics *m);
+/* Victims and noise tasks name their longest gap starvation_max_us; hogs gap_max_us. */
+json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m);
+json_object *gap_hist_to_json(const struct gap_stats *g);
+double median(double *values, int count);
+
+#endif

@@ -1,0 +1,122 @@
+#include "state.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+const char *state_dir(void)
+{
+	const char *dir = getenv("RTTHROTTLE_STATE_DIR");
+
+	return dir && *dir ? dir : "/run/rtthrottle";
+}
+
+static const char *path_in_state_dir(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", state_dir(), name);
+	return buf;
+}
+
+const char *state_file_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_state_dir(path, sizeof(path), "state.json");
+}
+
+int state_lock(void)
+{
+	char path[PATH_MAX], text[32];
+	int fd, err;
+
+	err = make_dirs(state_dir(), 0755);
+	if (err) {
+		fprintf(stderr, "rtthrottle: cannot create state folder %s: %s\n", state_dir(), strerror(err));
+		return -1;
+	}
+	path_in_state_dir(path, sizeof(path), "lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "rtthrottle: cannot open lock %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
+
+		text[got > 0 ? got : 0] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		fprintf(stderr, "rtthrottle: another run holds %s (pid %s); runs must not overlap\n",
+			path, *text ? text : "unknown");
+		close(fd);
+		return -1;
+	}
+	snprintf(text, sizeof(text), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0)
+		fprintf(stderr, "rtthrottle: warning: cannot record pid in %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+bool state_save(const struct knobs *original, pid_t owner)
+{
+	json_object *root = json_object_new_object();
+	const char *text;
+	int err;
+
+	json_object_object_add(root, "pid", json_object_new_int(owner));
+	json_object_object_add(root, "knobs", knobs_to_json(original));
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	err = write_file_atomic(state_file_path(), text, strlen(text));
+	json_object_put(root);
+	if (err)
+		fprintf(stderr, "rtthrottle: cannot save the knobs to %s: %s\n", state_file_path(), strerror(err));
+	return !err;
+}
+
+int state_load(struct knobs *original, pid_t *owner)
+{
+	json_object *root, *pid, *knobs;
+	int ok;
+
+	if (access(state_file_path(), F_OK))
+		return 0;
+	root = json_object_from_file(state_file_path());
+	ok = root && json_object_object_get_ex(root, "pid", &pid) &&
+	     json_object_object_get_ex(root, "knobs", &knobs) && knobs_from_json(knobs, original);
+	if (ok)
+		*owner = json_object_get_int(pid);
+	else
+		fprintf(stderr, "rtthrottle: state file %s is unreadable or malformed; check the knobs by hand\n",
+			state_file_path());
+	json_object_put(root);
+	return ok ? 1 : -1;
+}
+
+void state_remove(void)
+{
+	if (unlink(state_file_path()) && errno != ENOENT)
+		fprintf(stderr, "rtthrottle: cannot remove %s: %s\n", state_file_path(), strerror(errno));
+}
+
+bool state_restore(void)
+{
+	struct knobs original, now;
+	pid_t owner;
+	int loaded = state_load(&original, &owner);
+
+	if (loaded <= 0)
+		return loaded == 0;
+	if (!knobs_apply(&original)) {
+		fprintf(stderr, "rtthrottle: could not restore the knobs saved in %s\n", state_file_path());
+		return false;
+	}
+	if (!knobs_read(&now) || !knobs_equal(&now, &original))
+		return false;
+	state_remove();
+	return true;
+}

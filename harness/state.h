@@ -1,0 +1,31 @@
+/*
+ * What a run leaves in the state folder (/run/rtthrottle, or $RTTHROTTLE_STATE_DIR):
+ * `lock` (flock, holds the owner's pid) and `state.json` (the knobs as found, written before
+ * the first write, removed once they are back).
+ */
+#ifndef RTT_STATE_H
+#define RTT_STATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "knobs.h"
+
+const char *state_dir(void);
+const char *state_file_path(void);
+
+/* Takes the exclusive run lock; returns its fd, or -1 after saying which pid holds it. */
+int state_lock(void);
+
+bool state_save(const struct knobs *original, pid_t owner);
+/* 1 loaded, 0 no state file, -1 unreadable or malformed (message printed). */
+int state_load(struct knobs *original, pid_t *owner);
+void state_remove(void);
+
+/*
+ * Puts back the knobs saved in the state file and removes it. Returns true when there was
+ * nothing to do or the knobs now equal the saved values.
+ */
+bool state_restore(void);
+
+#endif

@@ -1,0 +1,184 @@
+#include "window.h"
+#include "guardian.h"
+#include "signals.h"
+#include "task.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SETUP_TIMEOUT_NS 3000000000ull	/* tasks must be at the barrier by then */
+#define START_DELAY_NS 20000000ull	/* barrier release to window start */
+#define REAP_MARGIN_NS 2000000000ull	/* after the window end, before killing */
+
+struct window_shm *window_shm_create(void)
+{
+	void *p = mmap(NULL, sizeof(struct window_shm), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void window_shm_destroy(struct window_shm *shm)
+{
+	if (shm)
+		munmap(shm, sizeof(*shm));
+}
+
+static void short_sleep(void)
+{
+	const struct timespec ts = { .tv_nsec = 5000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Reaps what has exited; returns how many are still alive. */
+static int reap(pid_t *pids, int count)
+{
+	int alive = 0;
+
+	for (int i = 0; i < count; i++) {
+		if (pids[i] <= 0)
+			continue;
+		if (waitpid(pids[i], NULL, WNOHANG) == pids[i])
+			pids[i] = 0;
+		else
+			alive++;
+	}
+	return alive;
+}
+
+static void kill_all(pid_t pgid, pid_t *pids, int count)
+{
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+	for (int i = 0; i < count; i++)
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+			pids[i] = 0;
+		}
+}
+
+static int spawn(struct window_shm *shm, int count, pid_t *pids, pid_t *pgid)
+{
+	for (int i = 0; i < count; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return errno;
+		if (pid == 0) {
+			signals_reset_for_child();
+			/* Drop the lock and guardian pipe: only the harness may hold them. */
+			close_range(3, ~0u, 0);
+			setpgid(0, *pgid ? *pgid : 0);
+			task_main(shm, &shm->task[i]);
+		}
+		/* Set the group from both sides so it holds before either runs on. */
+		setpgid(pid, *pgid ? *pgid : pid);
+		if (!*pgid) {
+			*pgid = pid;
+			guardian_watch_group(pid);
+		}
+		pids[i] = pid;
+	}
+	return 0;
+}
+
+/* Waits until every task is at the barrier or one failed. */
+static enum window_status wait_ready(struct window_shm *shm, int count, char *why, size_t why_len)
+{
+	uint64_t deadline = now_ns() + SETUP_TIMEOUT_NS;
+
+	for (;;) {
+		int ready = 0;
+
+		for (int i = 0; i < count; i++) {
+			struct task_record *t = &shm->task[i];
+			int state = atomic_load(&t->state);
+
+			if (state == TASK_FAILED) {
+				snprintf(why, why_len, "task %d (%s) setup: %s", i,
+					 t->config.sched_policy == 0 ? "SCHED_OTHER" : "RT", t->error_msg);
+				return WINDOW_TASK_FAILED;
+			}
+			ready += state == TASK_READY;
+		}
+		if (ready == count)
+			return WINDOW_OK;
+		if (signals_stop_requested()) {
+			snprintf(why, why_len, "interrupted by signal %d", signals_stop_requested());
+			return WINDOW_INTERRUPTED;
+		}
+		if (now_ns() > deadline) {
+			snprintf(why, why_len, "tasks not ready within %llu s",
+				 SETUP_TIMEOUT_NS / 1000000000ull);
+			return WINDOW_TASK_FAILED;
+		}
+		short_sleep();
+	}
+}
+
+enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
+			      uint64_t duration_ns, char *why, size_t why_len)
+{
+	pid_t pids[TASKS_MAX] = { 0 }, pgid = 0;
+	enum window_status status;
+	uint64_t deadline;
+	int err;
+
+	if (count < 1 || count > TASKS_MAX) {
+		snprintf(why, why_len, "task count %d outside 1..%d", count, TASKS_MAX);
+		return WINDOW_TASK_FAILED;
+	}
+	memset(shm, 0, sizeof(*shm));
+	shm->task_count = count;
+	for (int i = 0; i < count; i++) {
+		shm->task[i].config = tasks[i];
+		shm->task[i].config.window_ns = duration_ns;
+	}
+	fflush(NULL);	/* children must not flush the harness's buffers */
+	err = spawn(shm, count, pids, &pgid);
+	if (err) {
+		snprintf(why, why_len, "fork: %s", strerror(err));
+		kill_all(pgid, pids, count);
+		return WINDOW_TASK_FAILED;
+	}
+	status = wait_ready(shm, count, why, why_len);
+	if (status != WINDOW_OK) {
+		kill_all(pgid, pids, count);
+		return status;
+	}
+	shm->start_ns = now_ns() + START_DELAY_NS;
+	shm->end_ns = shm->start_ns + duration_ns;
+	atomic_store(&shm->go, 1);
+
+	deadline = shm->end_ns + REAP_MARGIN_NS;
+	while (reap(pids, count)) {
+		if (signals_stop_requested()) {
+			snprintf(why, why_len, "interrupted by signal %d", signals_stop_requested());
+			kill_all(pgid, pids, count);
+			return WINDOW_INTERRUPTED;
+		}
+		if (now_ns() > deadline) {
+			snprintf(why, why_len, "a task outlived its window by %llu ms and was killed",
+				 REAP_MARGIN_NS / 1000000ull);
+			kill_all(pgid, pids, count);
+			return WINDOW_OVERRUN;
+		}
+		short_sleep();
+	}
+	for (int i = 0; i < count; i++)
+		if (atomic_load(&shm->task[i].state) != TASK_DONE) {
+			snprintf(why, why_len, "task %d ended without finishing its window%s%s", i,
+				 shm->task[i].error_msg[0] ? ": " : "", shm->task[i].error_msg);
+			return WINDOW_TASK_FAILED;
+		}
+	return WINDOW_OK;
+}

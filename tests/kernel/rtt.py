@@ -1,0 +1,108 @@
+"""Helpers for kernel tests: run the binary, read the knobs, find realtime tasks."""
+import json
+import os
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, "build", "rtthrottle")
+KNOB_FILES = {
+    "sched_rt_runtime_us": "/proc/sys/kernel/sched_rt_runtime_us",
+    "sched_rt_period_us": "/proc/sys/kernel/sched_rt_period_us",
+    "cgroup_rt_runtime_us": "/sys/fs/cgroup/cpu/cpu.rt_runtime_us",
+    "cgroup_rt_period_us": "/sys/fs/cgroup/cpu/cpu.rt_period_us",
+}
+SCHED_FIFO, SCHED_RR, SCHED_DEADLINE = 1, 2, 6
+
+
+class Skip(Exception):
+    """Raised by a test that cannot run here; the message is the reason."""
+
+
+def require_root():
+    if os.geteuid() != 0:
+        raise Skip("needs root (writes the throttling knobs, starts SCHED_FIFO tasks)")
+    if not os.access(KNOB_FILES["sched_rt_runtime_us"], os.W_OK):
+        raise Skip("sched_rt_runtime_us is not writable here")
+
+
+def read_knobs():
+    knobs = {}
+    for name, path in KNOB_FILES.items():
+        try:
+            with open(path) as f:
+                knobs[name] = int(f.read())
+        except OSError:
+            pass
+    return knobs
+
+
+def rt_tasks_of(comm_prefix="rtthrottle"):
+    """Threads with an RT or deadline policy whose command starts with comm_prefix."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        policy = int(fields[38])  # field 41 of proc(5), after pid and comm
+        if policy in (SCHED_FIFO, SCHED_RR, SCHED_DEADLINE) and comm.startswith(comm_prefix):
+            found.append((int(pid), comm, policy))
+    return found
+
+
+def run(args, timeout=300, env=None, user=None):
+    """Runs rtthrottle with args; returns CompletedProcess (text)."""
+    cmd = [BINARY] + list(args)
+    if user:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all"] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                          stdin=subprocess.DEVNULL, cwd=ROOT)
+
+
+def start(args, env=None):
+    """Starts rtthrottle in the background; returns Popen."""
+    return subprocess.Popen([BINARY] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, stdin=subprocess.DEVNULL, cwd=ROOT)
+
+
+def wait_for(predicate, timeout, step=0.02):
+    """Polls predicate until true or timeout; returns the time it took or None."""
+    start_time = time.monotonic()
+    while time.monotonic() - start_time < timeout:
+        if predicate():
+            return time.monotonic() - start_time
+        time.sleep(step)
+    return None
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def check(results_entry, task, metric):
+    """The check of one task metric in a result, or None."""
+    for c in results_entry.get("checks", []):
+        if c["task"] == task and c["metric"] == metric:
+            return c
+    return None
+
+
+def result(doc, scenario, policy):
+    for r in doc["results"]:
+        if r["scenario"] == scenario and r["policy"]["name"] == policy:
+            return r
+    raise AssertionError(f"no result for {scenario}.{policy}")
+
+
+def metrics(results_entry, role):
+    for t in results_entry["tasks"]:
+        if t["role"] == role:
+            return t["metrics"]
+    raise AssertionError(f"no {role} task")

@@ -1,0 +1,101 @@
+"""The command line: help, info, list, and bad input (exit 2, message naming the input,
+no knob touched, nothing started)."""
+import json
+import os
+import tempfile
+
+import rtt
+
+
+def test_help_on_every_subcommand():
+    for args in (["--help"], ["run", "--help"], ["info", "--help"], ["list", "--help"], ["restore", "--help"]):
+        proc = rtt.run(args)
+        assert proc.returncode == 0, (args, proc.returncode, proc.stderr)
+        assert "Usage: rtthrottle" in proc.stdout, (args, proc.stdout)
+
+
+def test_info_is_json_with_kernel_and_knobs():
+    proc = rtt.run(["info"])
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads(proc.stdout)
+    assert info["kernel"]["release"] == os.uname().release
+    assert info["cpus"]["online_count"] == os.cpu_count()
+    assert info["knobs"]["sched_rt_runtime_us"] == rtt.read_knobs()["sched_rt_runtime_us"]
+    assert info["numa"]["nodes"], info["numa"]
+
+
+def test_list_names_scenarios_and_policies():
+    proc = rtt.run(["list"])
+    assert proc.returncode == 0
+    for name in ("fifo-hog-share", "default", "unlimited", "half", "950000/1000000", "-1/1000000"):
+        assert name in proc.stdout, name
+
+
+def _offline_or_missing_cpu():
+    with open("/sys/devices/system/cpu/possible") as f:
+        possible = f.read().strip()
+    last_possible = int(possible.split("-")[-1].split(",")[-1])
+    return str(last_possible + 1)
+
+
+BAD_INPUTS = [
+    (["--runtime-us", "abc"], "abc"),
+    (["--runtime-us", "1200000", "--period-us", "1000000"], "runtime exceeds period"),
+    (["--runtime-us", "-5"], "-5"),
+    (["--runtime-us", "99999999999999999999"], "99999999999999999999"),
+    (["--period-us", "0", "--runtime-us", "1"], "--period-us"),
+    (["--cpu", "99"], "--cpu 99"),
+    (["--cpu", "x1"], "x1"),
+    (["--cpu", "0"], "--allow-cpu0"),
+    (["--scenario", "no-such-scenario"], "no-such-scenario"),
+    (["--policy", "no-such-policy"], "no-such-policy"),
+    (["--suite", "bogus"], "bogus"),
+    (["--suite", "quick", "--scenario", "fifo-hog-share"], "both choose"),
+    (["--duration", "-3"], "--duration"),
+    (["--repeat", "0"], "--repeat"),
+    (["--output", "/nonexistent-folder/r.json"], "/nonexistent-folder"),
+    (["--output", "/proc/r.json"], "/proc"),
+    (["--bogus-option"], "--bogus-option"),
+    (["extra-argument"], "extra-argument"),
+]
+
+
+def test_bad_input_exits_2_names_input_changes_nothing():
+    before = rtt.read_knobs()
+    tmp = tempfile.mkdtemp(prefix="rtt-bad-")
+    cases = BAD_INPUTS + [(["--cpu", _offline_or_missing_cpu()], "no such online CPU")]
+    for args, named in cases:
+        out = ["--output", os.path.join(tmp, "r.json")] if "--output" not in args else []
+        proc = rtt.run(["run"] + args + out, timeout=30)
+        assert proc.returncode == 2, (args, proc.returncode, proc.stderr)
+        assert named in proc.stderr, (args, named, proc.stderr)
+        assert rtt.read_knobs() == before, (args, rtt.read_knobs())
+        assert not rtt.rt_tasks_of(), args
+    assert os.listdir(tmp) == [], f"bad input left files: {os.listdir(tmp)}"
+    assert not os.path.exists("/run/rtthrottle/state.json")
+
+
+def test_unknown_subcommand_and_list():
+    assert rtt.run(["frobnicate"]).returncode == 2
+    assert rtt.run(["list", "nonsense"]).returncode == 2
+    assert rtt.run(["info", "--bogus"]).returncode == 2
+
+
+def test_unprivileged_run_skips_everything_with_reason():
+    if os.geteuid() != 0:
+        raise rtt.Skip("needs root to switch to an unprivileged user")
+    tmp = tempfile.mkdtemp(prefix="rtt-nobody-")
+    os.chmod(tmp, 0o777)
+    # The binary must be reachable by nobody: every folder on its path needs o+x.
+    path = rtt.BINARY
+    while path != "/":
+        path = os.path.dirname(path)
+        if not os.stat(path).st_mode & 0o001:
+            raise rtt.Skip(f"{path} is not searchable by other users")
+    before = rtt.read_knobs()
+    proc = rtt.run(["run", "--duration", "1", "--output", os.path.join(tmp, "r.json")], user="65534")
+    assert proc.returncode == 4, (proc.returncode, proc.stderr)
+    assert "# SKIP" in proc.stdout and "root" in proc.stdout, proc.stdout
+    assert rtt.read_knobs() == before
+    doc = rtt.load(os.path.join(tmp, "r.json"))
+    assert all(r["verdict"] == "skip" for r in doc["results"]), doc["results"]

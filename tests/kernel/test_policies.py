@@ -1,0 +1,91 @@
+"""fifo-hog-share under default, half and unlimited on the last CPU: the physics, with the
+tolerances the results carry (derived from tick, period and the measured noise floor)."""
+import os
+import tempfile
+
+import rtt
+
+_doc = {}
+
+
+def _run_once():
+    """One run for all three policies (3 s windows); the tests below read its results."""
+    if "doc" not in _doc:
+        rtt.require_root()
+        out = os.path.join(tempfile.mkdtemp(prefix="rtt-test-"), "policies.json")
+        knobs_before = rtt.read_knobs()
+        proc = rtt.run(["run", "--scenario", "fifo-hog-share", "--policy", "default,half,unlimited",
+                        "--duration", "3", "--quiet", "--output", out])
+        _doc.update(doc=rtt.load(out), proc=proc, knobs_before=knobs_before, knobs_after=rtt.read_knobs())
+    return _doc["doc"]
+
+
+def _share(res, role):
+    """Whole-period share when the run had two throttle gaps, else the window share."""
+    m = rtt.metrics(res, role)
+    return m["cpu_share_periods"] if m["periods_span_s"] > 0 else m["cpu_share"]
+
+
+def _share_check(res, role):
+    c = rtt.check(res, role, "cpu_share_periods") or rtt.check(res, role, "cpu_share")
+    assert c is not None, f"no share check for {role}"
+    # A tolerance this wide would make the check meaningless.
+    assert c["tolerance"] < 0.05, f"{role} share tolerance {c['tolerance']} too wide to mean anything"
+    return c
+
+
+def test_default_gives_95_percent():
+    doc = _run_once()
+    res = rtt.result(doc, "fifo-hog-share", "default")
+    c = _share_check(res, "hog")
+    hog = _share(res, "hog")
+    assert abs(hog - 0.95) <= c["tolerance"], f"hog share {hog:.4f} not 0.95 +- {c['tolerance']:.4f}"
+    victim = _share(res, "victim")
+    assert victim >= 0.04, f"victim got {victim:.4f} of the CPU, the default promises ~0.05"
+    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+
+
+def test_half_gives_50_percent():
+    doc = _run_once()
+    res = rtt.result(doc, "fifo-hog-share", "half")
+    c = _share_check(res, "hog")
+    hog = _share(res, "hog")
+    assert abs(hog - 0.50) <= c["tolerance"], f"hog share {hog:.4f} not 0.50 +- {c['tolerance']:.4f}"
+    gap = rtt.metrics(res, "hog")["gap_max_us"]
+    assert 450000 < gap < 560000, f"longest throttle gap {gap} us, half of a 1 s period is 500000"
+    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+
+
+def test_unlimited_matches_detected_regime():
+    doc = _run_once()
+    res = rtt.result(doc, "fifo-hog-share", "unlimited")
+    model = doc["kernel_model"]
+    assert model["agrees"], f"regime probe disagrees with the prediction: {model['observed']['evidence']}"
+    hog, victim = _share(res, "hog"), _share(res, "victim")
+    if res["regime"] == "fair-server-only":
+        assert abs(hog - 0.95) < 0.03, f"fair server should leave the hog ~0.95, got {hog:.4f}"
+        assert victim > 0.03, f"fair server should give CFS ~0.05, got {victim:.4f}"
+    elif res["regime"] == "no-limit":
+        assert hog > 0.97 and victim < 0.01, f"no limit: hog {hog:.4f}, victim {victim:.4f}"
+    else:
+        raise AssertionError(f"unexpected regime at runtime -1: {res['regime']}")
+    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+
+
+def test_knobs_restored_and_recorded():
+    doc = _run_once()
+    assert _doc["proc"].returncode == 0, _doc["proc"].stderr[-2000:]
+    assert doc["knobs_before"] == doc["knobs_after"], (doc["knobs_before"], doc["knobs_after"])
+    assert doc["knobs_restored"] is True
+    assert _doc["knobs_after"] == _doc["knobs_before"], (_doc["knobs_before"], _doc["knobs_after"])
+    assert doc["run"]["complete"] is True
+    assert doc["noise_floor"]["gap_max_us"] > 0, "noise floor not measured"
+
+
+def test_ktap_output():
+    _run_once()
+    lines = _doc["proc"].stdout.splitlines()
+    assert lines[0] == "KTAP version 1" and lines[1] == "1..3", lines[:2]
+    results = [line for line in lines if line.startswith(("ok ", "not ok "))]
+    assert [r.split()[2] if r.startswith("ok") else r.split()[3] for r in results] == [
+        "fifo-hog-share.default", "fifo-hog-share.half", "fifo-hog-share.unlimited"], results
