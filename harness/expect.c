@@ -102,7 +102,7 @@ int expect_hog_with_cfs(const struct expect_input *in, const struct task_metrics
 	 * machine's own noise (interrupts, steal) comes on top. A window in arbitrary phase may hold
 	 * one throttle gap more or less than the average at each end: 2 gaps over the window.
 	 */
-	const double base_tol = in->noise->loss_share + 0.002;
+	const double base_tol = in->noise->loss_share + in->steal_us / window_us + 0.002;
 	const double window_tol = base_tol + 2 * tick / window_us + (l->limited ? 2 * l->gap_us / window_us : 0);
 	const double time_tol = 2 * tick + in->noise->gap_max_us;
 	char rule[240];
@@ -156,7 +156,7 @@ int expect_hog_with_cfs(const struct expect_input *in, const struct task_metrics
 	 */
 	snprintf(rule, sizeof(rule), "%s; CFS waits %.0f us a period once RT has used its runtime", l->why,
 		 l->interval_us - l->gap_us);
-	if (victim->throttle_events >= 2)
+	if (victim->throttle_gap_median_us > 0)
 		add(checks, &n, max, "victim", "starvation_median_us", "us", CHECK_APPROX,
 		    victim->throttle_gap_median_us, l->interval_us - l->gap_us, time_tol, rule);
 	snprintf(rule, sizeof(rule), "%s; the first period may add its unused runtime: at most 2 x %.0f us",

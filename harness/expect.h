@@ -58,6 +58,7 @@ struct expect_input {
 	const struct limiter *limiter;
 	const struct noise_floor *noise;
 	double window_s;
+	double steal_us;	/* VM steal on the measured CPU during the window */
 };
 
 /* Checks for a FIFO hog and a CFS victim on one CPU; returns how many were written. */

@@ -23,7 +23,7 @@ static void throttle_stats(const struct gap_stats *g, double threshold_us, struc
 {
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX];
 	const struct gap_event *first = NULL, *last = NULL;
-	int n = 0, k = 0;
+	int n = 0, k = 0, k_lens = 0;
 
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
@@ -36,10 +36,13 @@ static void throttle_stats(const struct gap_stats *g, double threshold_us, struc
 		if (!first)
 			first = e;
 		last = e;
-		lens[n++] = (double)e->len_ns / 1000.0;
+		/* A gap from the window's first instant was cut by the window: no length to judge. */
+		if (e->start_ns > 0)
+			lens[k_lens++] = (double)e->len_ns / 1000.0;
+		n++;
 	}
 	m->throttle_events = (uint64_t)n;
-	m->throttle_gap_median_us = median(lens, n);
+	m->throttle_gap_median_us = median(lens, k_lens);
 	m->throttle_interval_us = median(intervals, k);
 	m->cpu_share_periods = m->periods_span_s = 0;
 	if (n >= 2) {

@@ -1,4 +1,5 @@
 #include "run.h"
+#include "cpu_stat.h"
 #include "expect.h"
 #include "guardian.h"
 #include "kernel_model.h"
@@ -13,6 +14,7 @@
 #include "window.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,7 @@ struct run_ctx {
 	struct knobs before;
 	json_object *root, *results;
 	int ktap_number, passed, failed, skipped;
+	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
 	char stop_reason[256];
 };
 
@@ -69,8 +72,14 @@ static enum window_status measure(struct run_ctx *ctx, const struct policy *p, c
 			status = WINDOW_TASK_FAILED;
 		}
 	}
-	if (status == WINDOW_OK)
+	if (status == WINDOW_OK) {
+		uint64_t steal_before = 0, steal_after = 0;
+		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
+
 		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), why, why_len);
+		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
+		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
+	}
 	if (p && !knobs_apply(&ctx->before)) {
 		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
 		status = WINDOW_TASK_FAILED;
@@ -116,6 +125,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	json_object_object_add(obj, "gap_total_us", json_object_new_double(m.gap_total_us));
 	json_object_object_add(obj, "gap_max_us", json_object_new_double(m.gap_max_us));
 	json_object_object_add(obj, "loss_share", json_object_new_double(ctx->noise.loss_share));
+	json_object_object_add(obj, "steal_us", json_object_new_double(ctx->last_steal_us));
 	json_object_object_add(obj, "loop_ns", json_object_new_double(m.loop_ns));
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&ctx->shm->task[0].gaps));
 	json_object_object_add(ctx->root, "noise_floor", obj);
@@ -218,6 +228,7 @@ static void run_one(struct run_ctx *ctx, const struct scenario *s, const struct 
 	json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
 	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
 	json_object_object_add(res, "window_s", json_object_new_double(opt->duration_s));
+	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
 	if (status != WINDOW_OK) {
 		json_object_object_add(res, "verdict", json_object_new_string("error"));
 		json_object_object_add(res, "error", json_object_new_string(why));
@@ -236,7 +247,8 @@ static void run_one(struct run_ctx *ctx, const struct scenario *s, const struct 
 	json_object_array_add(arr, task_json(&ctx->shm->task[1], &victim));
 	json_object_object_add(res, "tasks", arr);
 
-	n = expect_hog_with_cfs(&(struct expect_input){ &ctx->model, &limiter, &ctx->noise, opt->duration_s },
+	n = expect_hog_with_cfs(&(struct expect_input){ &ctx->model, &limiter, &ctx->noise, opt->duration_s,
+							fmax(ctx->last_steal_us, 0) },
 				&hog, &victim, checks, CHECKS_MAX);
 	arr = json_object_new_array();
 	for (int i = 0; i < n; i++) {
@@ -247,6 +259,9 @@ static void run_one(struct run_ctx *ctx, const struct scenario *s, const struct 
 	json_object_object_add(res, "verdict", json_object_new_string(ok ? "pass" : "fail"));
 	json_object_array_add(ctx->results, res);
 	ktap_checks(checks, n);
+	if (!ok && ctx->last_steal_us > 0)
+		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name,
+			  ctx->last_steal_us / 1000, opt->cpu);
 	ktap_result(++ctx->ktap_number, ok, name, NULL);
 	ok ? ctx->passed++ : ctx->failed++;
 	progress_step("%s: hog %.4f, victim %.4f of the CPU, victim starved up to %.1f ms: %s", name,
