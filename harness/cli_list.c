@@ -10,9 +10,11 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: rtthrottle list [scenarios|policies]\n\n"
+	fprintf(out, "Usage: rtthrottle list [--scenario-file PATH]... [scenarios|policies]\n\n"
 		     "Lists the scenarios (with their default policies and suites) and the policies\n"
-		     "(runtime/period and where each comes from). Without an argument, both.\n");
+		     "(runtime/period and where each comes from). Without an argument, both.\n"
+		     "Scenarios are the JSON files in %s (set RTTHROTTLE_SCENARIO_DIR\n"
+		     "to use another folder) plus any --scenario-file.\n", scenario_dir());
 }
 
 static void list_scenarios(void)
@@ -20,10 +22,16 @@ static void list_scenarios(void)
 	size_t count;
 	const struct scenario *s = scenario_catalogue(&count);
 
-	printf("Scenarios:\n");
-	for (size_t i = 0; i < count; i++)
-		printf("  %-18s %s\n  %-18s policies: %s; suites: %s\n", s[i].name, s[i].summary, "",
-		       s[i].default_policies, s[i].suites);
+	printf("Scenarios (from %s):\n", scenario_dir());
+	for (size_t i = 0; i < count; i++) {
+		char policies[256] = "";
+
+		for (int k = 0; k < s[i].policy_count; k++)
+			snprintf(policies + strlen(policies), sizeof(policies) - strlen(policies), "%s%s", k ? "," : "",
+				 s[i].policies[k].name);
+		printf("  %-20s %s\n  %-20s policies: %s; suites: %s\n", s[i].name, s[i].summary, "", policies,
+		       s[i].suites[0] ? s[i].suites : "none");
+	}
 }
 
 static void list_policies(void)
@@ -43,14 +51,23 @@ static void list_policies(void)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option options[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct option options[] = { { "help", no_argument, NULL, 'h' },
+						 { "scenario-file", required_argument, NULL, 'f' },
+						 { NULL, 0, NULL, 0 } };
 	int c;
 
+	if (!scenario_load_catalogue())
+		return EXIT_USAGE;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_ALL_PASSED;
+		}
+		if (c == 'f') {
+			if (!scenario_add_file(optarg))
+				return EXIT_USAGE;
+			continue;
 		}
 		fprintf(stderr, "rtthrottle list: unknown option '%s'\n", argv[optind - 1]);
 		usage(stderr);

@@ -20,8 +20,11 @@ static void usage(FILE *out)
 		"promises on this kernel, prints KTAP on stdout and progress on stderr, writes JSON.\n"
 		"The knobs are saved first and restored after every window, on error, on SIGINT/\n"
 		"SIGTERM/SIGHUP, and by a guardian process if the harness itself is killed.\n\n"
-		"  --suite NAME          quick (default) or full\n"
+		"  --suite NAME          quick (default, under 2 minutes), full (every scenario) or\n"
+		"  --suite debate        the 2008 debate: key scenarios under its policies, with a table\n"
 		"  --scenario NAMES      comma-separated scenarios instead of a suite (see 'rtthrottle list')\n"
+		"  --scenario-file PATH  add a scenario from a JSON file (repeatable); runs it unless\n"
+		"                        --scenario or --suite choose otherwise\n"
 		"  --policy NAMES        comma-separated policies instead of each scenario's defaults\n"
 		"  --runtime-us N        an ad-hoc policy: RT runtime per period in us (-1: no limit)\n"
 		"  --period-us N         its period in us (default 1000000)\n"
@@ -40,12 +43,13 @@ static void usage(FILE *out)
 
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
-	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
 };
 
 static const struct option long_options[] = {
 	{ "suite", required_argument, NULL, OPT_SUITE },
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "scenario-file", required_argument, NULL, OPT_SCENARIO_FILE },
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "runtime-us", required_argument, NULL, OPT_RUNTIME },
 	{ "period-us", required_argument, NULL, OPT_PERIOD },
@@ -75,6 +79,9 @@ static int __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
 
 struct raw_args {
 	const char *suite, *scenarios, *policies, *runtime, *period, *cpu, *output;
+	const char *files[RUN_SCENARIOS_MAX];
+	const struct scenario *added[RUN_SCENARIOS_MAX];
+	int file_count;
 	bool allow_cpu0;
 };
 
@@ -97,6 +104,12 @@ static int add_scenarios(struct run_options *opt, const struct raw_args *raw)
 {
 	char list[512], *save = NULL;
 
+	if (!raw->scenarios && !raw->suite && raw->file_count) {
+		/* Files given alone: run just those. */
+		for (int i = 0; i < raw->file_count; i++)
+			opt->scenario[opt->scenario_count++] = raw->added[i];
+		return 0;
+	}
 	if (raw->scenarios) {
 		snprintf(list, sizeof(list), "%s", raw->scenarios);
 		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
@@ -211,6 +224,11 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case OPT_SUITE: raw.suite = optarg; break;
 		case OPT_SCENARIO: raw.scenarios = optarg; break;
+		case OPT_SCENARIO_FILE:
+			if (raw.file_count == RUN_SCENARIOS_MAX)
+				return bad("--scenario-file: too many files");
+			raw.files[raw.file_count++] = optarg;
+			break;
 		case OPT_POLICY: raw.policies = optarg; break;
 		case OPT_RUNTIME: raw.runtime = optarg; break;
 		case OPT_PERIOD: raw.period = optarg; break;
@@ -244,13 +262,21 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	if (!scenario_load_catalogue())
+		return EXIT_USAGE;
+	for (int i = 0; i < raw.file_count; i++)
+		if (!(raw.added[i] = scenario_add_file(raw.files[i])))
+			return EXIT_USAGE;
 	if (raw.suite && raw.scenarios)
 		return bad("--suite %s and --scenario %s both choose scenarios; give one", raw.suite, raw.scenarios);
 	if (raw.suite) {
 		if (!suite_known(raw.suite))
-			return bad("--suite: unknown suite '%s'; known: quick, full", raw.suite);
+			return bad("--suite: unknown suite '%s'; known: quick, full, debate", raw.suite);
 		opt.suite = raw.suite;
 	}
+	/* The debate's policies: strict POSIX, the default, the ten-second window, all of RT. */
+	if (!strcmp(opt.suite, "debate") && !raw.scenarios && !raw.policies && (err = add_policies(&opt, "default,unlimited,ten-second-window,full")))
+		return err;
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
 	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = choose_output(&opt, &raw)))
 		return err;

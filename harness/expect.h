@@ -26,7 +26,8 @@ struct check {
 	const char *unit;
 	double measured, expected, tolerance;
 	enum check_kind kind;
-	char rule[240];
+	char rule[320];
+	bool was_measured;	/* false: the metric was not measurable in this window */
 	bool passed;
 };
 
@@ -53,17 +54,6 @@ double throttle_threshold_us(const struct limiter *l, const struct noise_floor *
 /* The gap length above which a CFS victim's gap counts as a starvation event. */
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
 
-struct expect_input {
-	const struct kernel_model *km;
-	const struct limiter *limiter;
-	const struct noise_floor *noise;
-	double window_s;
-	double steal_us;	/* VM steal on the measured CPU during the window */
-};
-
-/* Checks for a FIFO hog and a CFS victim on one CPU; returns how many were written. */
-int expect_hog_with_cfs(const struct expect_input *in, const struct task_metrics *hog,
-			const struct task_metrics *victim, struct check *checks, int max);
 json_object *check_to_json(const struct check *c);
 const char *check_kind_name(enum check_kind k);
 

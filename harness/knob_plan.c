@@ -41,27 +41,47 @@ const char *knobs_invalid_reason(const struct knobs *k)
 	return NULL;
 }
 
-/* Depth-first search over the orders of the knobs that change: at most 4! = 24 orders. */
-static bool search(struct knobs *state, const struct knobs *to, struct knob_plan *plan)
+static bool search(struct knobs *state, const struct knobs *to, struct knob_plan *plan, bool detoured);
+
+/* Tries one write; keeps it when the state stays valid and the rest of the plan is found. */
+static bool try_write(struct knobs *state, const struct knobs *to, struct knob_plan *plan, int id, int64_t value,
+		      bool detoured)
+{
+	int64_t old = state->value[id];
+
+	if (plan->count == KNOB_PLAN_STEPS_MAX)
+		return false;
+	state->value[id] = value;
+	if (!knobs_invalid_reason(state)) {
+		plan->step[plan->count++] = (struct knob_write){ id, value };
+		if (search(state, to, plan, detoured))
+			return true;
+		plan->count--;
+	}
+	state->value[id] = old;
+	return false;
+}
+
+/*
+ * Depth-first search over the orders of the knobs that change (at most 4! = 24 orders). When
+ * no order works, one detour through sysctl runtime -1 (ratio 1, which every cgroup ratio fits
+ * under) unlocks the rest.
+ */
+static bool search(struct knobs *state, const struct knobs *to, struct knob_plan *plan, bool detoured)
 {
 	bool all_done = true;
 
 	for (int id = 0; id < KNOB_COUNT; id++) {
-		int64_t old = state->value[id];
-
-		if (old == to->value[id])
+		if (state->value[id] == to->value[id])
 			continue;
 		all_done = false;
-		state->value[id] = to->value[id];
-		if (!knobs_invalid_reason(state)) {
-			plan->step[plan->count++] = (struct knob_write){ id, to->value[id] };
-			if (search(state, to, plan))
-				return true;
-			plan->count--;
-		}
-		state->value[id] = old;
+		if (try_write(state, to, plan, id, to->value[id], detoured))
+			return true;
 	}
-	return all_done;
+	if (all_done)
+		return true;
+	return !detoured && state->value[KNOB_SYSCTL_RUNTIME] != -1 &&
+	       try_write(state, to, plan, KNOB_SYSCTL_RUNTIME, -1, true);
 }
 
 bool knob_plan_make(const struct knobs *from, const struct knobs *to, struct knob_plan *plan)
@@ -75,5 +95,5 @@ bool knob_plan_make(const struct knobs *from, const struct knobs *to, struct kno
 		state.value[KNOB_CGROUP_RUNTIME] = to->value[KNOB_CGROUP_RUNTIME];
 		state.value[KNOB_CGROUP_PERIOD] = to->value[KNOB_CGROUP_PERIOD];
 	}
-	return search(&state, to, plan);
+	return search(&state, to, plan, false);
 }

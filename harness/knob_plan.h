@@ -14,9 +14,11 @@ struct knob_write {
 	int64_t value;
 };
 
+#define KNOB_PLAN_STEPS_MAX (KNOB_COUNT + 2)	/* each knob once, plus a detour and its undo */
+
 struct knob_plan {
 	int count;
-	struct knob_write step[KNOB_COUNT];
+	struct knob_write step[KNOB_PLAN_STEPS_MAX];
 };
 
 /* Why a state is invalid, or NULL when the kernel would accept it. */

@@ -3,6 +3,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "latency.h"
 
 static int compare_double(const void *a, const void *b)
 {
@@ -21,7 +25,7 @@ double median(double *values, int count)
 
 static void throttle_stats(const struct gap_stats *g, double threshold_us, struct task_metrics *m)
 {
-	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX];
+	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
 	const struct gap_event *first = NULL, *last = NULL;
 	int n = 0, k = 0, k_lens = 0;
 
@@ -31,8 +35,10 @@ static void throttle_stats(const struct gap_stats *g, double threshold_us, struc
 		if (e->len_ns / 1000.0 < threshold_us)
 			continue;
 		/* Ends, not starts: the kernel's period timer ends a throttle; a tick starts it. */
-		if (last)
+		if (last) {
+			cycles[k] = (double)(e->cpu_ns - last->cpu_ns) / 1000.0;
 			intervals[k++] = (double)(e->start_ns + e->len_ns - last->start_ns - last->len_ns) / 1000.0;
+		}
 		if (!first)
 			first = e;
 		last = e;
@@ -44,6 +50,7 @@ static void throttle_stats(const struct gap_stats *g, double threshold_us, struc
 	m->throttle_events = (uint64_t)n;
 	m->throttle_gap_median_us = median(lens, k_lens);
 	m->throttle_interval_us = median(intervals, k);
+	m->throttle_cycle_cpu_us = median(cycles, k);
 	m->cpu_share_periods = m->periods_span_s = 0;
 	if (n >= 2) {
 		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
@@ -84,48 +91,197 @@ json_object *gap_hist_to_json(const struct gap_stats *g)
 	return hist;
 }
 
-static json_object *longest_to_json(const struct gap_stats *g)
+static json_object *events_to_json(const struct gap_event *events)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int i = 0; i < LONGEST_GAPS && g->longest[i].len_ns; i++) {
+	for (int i = 0; i < LONGEST_GAPS && events[i].len_ns; i++) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "at_ms", json_object_new_double(g->longest[i].start_ns / 1e6));
-		json_object_object_add(e, "len_us", json_object_new_double(g->longest[i].len_ns / 1e3));
+		json_object_object_add(e, "at_ms", json_object_new_double(events[i].start_ns / 1e6));
+		json_object_object_add(e, "len_us", json_object_new_double(events[i].len_ns / 1e3));
 		json_object_array_add(arr, e);
 	}
 	return arr;
 }
 
+static void add_double(json_object *obj, const char *key, double v)
+{
+	json_object_object_add(obj, key, json_object_new_double(v));
+}
+
+static void add_int(json_object *obj, const char *key, uint64_t v)
+{
+	json_object_object_add(obj, key, json_object_new_int64((int64_t)v));
+}
+
+/* Throttle events of a burst hog inside and outside its bursts (see workloads/burst_hog.c). */
+static void burst_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	const uint64_t every = rec->config.burst_every_ns, burst = rec->config.burst_ns;
+	const uint64_t window = rec->config.window_ns;
+	uint64_t inside = 0, outside = 0, bursts = 0;
+
+	if (!every)
+		return;
+	for (uint64_t t = every / 2; t < window; t += every)
+		bursts++;
+	for (uint32_t i = 0; i < rec->gaps.long_stored; i++) {
+		const struct gap_event *e = &rec->gaps.long_gaps[i];
+		uint64_t phase = e->start_ns % every;
+
+		if (e->len_ns / 1000.0 < m->throttle_threshold_us)
+			continue;
+		if (phase >= every / 2 && phase <= every / 2 + burst)
+			inside++;
+		else
+			outside++;
+	}
+	add_int(obj, "bursts", bursts);
+	add_int(obj, "throttle_events_in_bursts", inside);
+	add_int(obj, "throttle_events_outside_bursts", outside);
+}
+
+/* Spinners (hog, victim, noise, burst hog): CPU share, gaps, throttle or starvation events. */
+static void spinner_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	bool hog = rec->config.role == ROLE_HOG || rec->config.role == ROLE_BURST_HOG;
+
+	add_double(obj, "cpu_share", m->cpu_share);
+	/* Metrics that were not measurable are left out, so no check judges a placeholder. */
+	if (m->periods_span_s > 0) {
+		add_double(obj, "cpu_share_periods", m->cpu_share_periods);
+		add_double(obj, "periods_span_s", m->periods_span_s);
+	}
+	add_int(obj, "loops", m->loops);
+	add_double(obj, "loop_ns", m->loop_ns);
+	add_double(obj, "gap_threshold_us", rec->config.gap_threshold_ns / 1e3);
+	add_int(obj, "gap_count", m->gap_count);
+	add_double(obj, "gap_total_us", m->gap_total_us);
+	add_double(obj, hog ? "gap_max_us" : "starvation_max_us", m->gap_max_us);
+	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&rec->gaps));
+	json_object_object_add(obj, "longest_gaps", events_to_json(rec->gaps.longest));
+	add_double(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us", m->throttle_threshold_us);
+	add_int(obj, hog ? "throttle_events" : "starvation_events", m->throttle_events);
+	if (m->throttle_gap_median_us > 0)
+		add_double(obj, hog ? "throttle_gap_median_us" : "starvation_median_us", m->throttle_gap_median_us);
+	if (hog && m->throttle_interval_us > 0)
+		add_double(obj, "throttle_interval_us", m->throttle_interval_us);
+	if (hog && m->throttle_cycle_cpu_us > 0)
+		add_double(obj, "throttle_cycle_cpu_us", m->throttle_cycle_cpu_us);
+	if (hog)
+		add_int(obj, "long_gaps_dropped", rec->gaps.long_total - rec->gaps.long_stored);
+	if (rec->config.role == ROLE_BURST_HOG)
+		burst_json(obj, rec, m);
+}
+
+json_object *latency_to_json(const struct latency_stats *s)
+{
+	json_object *obj = json_object_new_object(), *hist = json_object_new_object();
+
+	add_int(obj, "samples", s->count);
+	if (!s->count)
+		return json_object_put(hist), obj;
+	add_double(obj, "min", s->min_ns / 1e3);
+	add_double(obj, "avg", (double)s->sum_ns / (double)s->count / 1e3);
+	add_double(obj, "p50", latency_percentile_us(s, 0.50));
+	add_double(obj, "p99", latency_percentile_us(s, 0.99));
+	add_double(obj, "p999", latency_percentile_us(s, 0.999));
+	add_double(obj, "max", s->max_ns / 1e3);
+	/* Non-empty buckets keyed by their lower bound in us. */
+	for (int us = 0; us < LATENCY_LINEAR_US; us++)
+		if (s->linear[us]) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%d", us);
+			add_int(hist, key, s->linear[us]);
+		}
+	for (int b = 0; b < LATENCY_LOG_BUCKETS; b++)
+		if (s->log[b]) {
+			char key[24];
+
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)LATENCY_LINEAR_US << b);
+			add_int(hist, key, s->log[b]);
+		}
+	json_object_object_add(obj, "hist", hist);
+	json_object_object_add(obj, "worst", events_to_json(s->worst));
+	return obj;
+}
+
+static void periodic_json(json_object *obj, const struct task_record *rec)
+{
+	const struct periodic_stats *p = &rec->u.periodic;
+	json_object *cpus = json_object_new_array();
+
+	add_int(obj, "jobs", p->jobs);
+	add_int(obj, "deadline_misses", p->deadline_misses);
+	add_int(obj, "throttled_misses", p->throttled_misses);
+	add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
+	add_int(obj, "preempted_jobs", p->preempted_jobs);
+	add_int(obj, "preemptions", p->preemptions);
+	add_double(obj, "max_response_us", p->max_response_ns / 1e3);
+	add_int(obj, "work_loops", rec->config.work_loops);
+	if (p->jobs)
+		add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
+	json_object_object_add(obj, "response_us", latency_to_json(&p->response));
+	for (int c = 0; c < 32; c++)
+		if (p->cpus_seen & 1u << c)
+			json_object_array_add(cpus, json_object_new_int(c));
+	json_object_object_add(obj, "cpus", cpus);
+}
+
+static void admin_json(json_object *obj, const struct task_record *rec)
+{
+	const struct admin_stats *a = &rec->u.admin;
+
+	add_double(obj, "decided_ms", a->decided_ns / 1e6);
+	add_int(obj, "recovered", a->gone_ns > 0);
+	if (a->gone_ns > 0)
+		add_double(obj, "recovery_ms", (a->gone_ns - a->decided_ns) / 1e6);
+	add_int(obj, "kill_exit_status", WIFEXITED(a->kill_status) ? (uint64_t)WEXITSTATUS(a->kill_status) : 255);
+}
+
+/* How a task ended, when the harness reaped it: killed tasks keep their partial figures. */
+static void exit_json(json_object *obj, const struct task_record *rec)
+{
+	if (WIFSIGNALED(rec->exit_status)) {
+		json_object_object_add(obj, "killed_by", json_object_new_string(strsignal(WTERMSIG(rec->exit_status))));
+		add_int(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
+		add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
+	}
+	if (rec->config.rttime_soft_us) {
+		add_double(obj, "rttime_soft_ms", rec->config.rttime_soft_us / 1e3);
+		add_double(obj, "rttime_hard_ms", rec->config.rttime_hard_us / 1e3);
+		if (rec->u.rlimit.sigxcpu_cpu_ns)
+			add_double(obj, "sigxcpu_cpu_ms", rec->u.rlimit.sigxcpu_cpu_ns / 1e6);
+	}
+}
+
 json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m)
 {
 	json_object *obj = json_object_new_object();
-	bool hog = rec->config.role == ROLE_HOG;
 
-	json_object_object_add(obj, "window_s", json_object_new_double(m->window_s));
-	json_object_object_add(obj, "cpu_share", json_object_new_double(m->cpu_share));
-	json_object_object_add(obj, "loops", json_object_new_int64((int64_t)m->loops));
-	json_object_object_add(obj, "loop_ns", json_object_new_double(m->loop_ns));
-	json_object_object_add(obj, "gap_threshold_us",
-			       json_object_new_double(rec->config.gap_threshold_ns / 1e3));
-	json_object_object_add(obj, "gap_count", json_object_new_int64((int64_t)m->gap_count));
-	json_object_object_add(obj, "gap_total_us", json_object_new_double(m->gap_total_us));
-	json_object_object_add(obj, hog ? "gap_max_us" : "starvation_max_us", json_object_new_double(m->gap_max_us));
-	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&rec->gaps));
-	json_object_object_add(obj, "longest_gaps", longest_to_json(&rec->gaps));
-	json_object_object_add(obj, "cpu_share_periods", json_object_new_double(m->cpu_share_periods));
-	json_object_object_add(obj, "periods_span_s", json_object_new_double(m->periods_span_s));
-	json_object_object_add(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us",
-			       json_object_new_double(m->throttle_threshold_us));
-	json_object_object_add(obj, hog ? "throttle_events" : "starvation_events",
-			       json_object_new_int64((int64_t)m->throttle_events));
-	json_object_object_add(obj, hog ? "throttle_gap_median_us" : "starvation_median_us",
-			       json_object_new_double(m->throttle_gap_median_us));
-	if (hog) {
-		json_object_object_add(obj, "throttle_interval_us", json_object_new_double(m->throttle_interval_us));
-		json_object_object_add(obj, "long_gaps_dropped",
-				       json_object_new_int64((int64_t)(rec->gaps.long_total - rec->gaps.long_stored)));
+	add_double(obj, "window_s", m->window_s);
+	switch (rec->config.role) {
+	case ROLE_PROBE:
+		add_double(obj, "cpu_share", m->cpu_share);
+		add_int(obj, "wakeups", rec->iterations);
+		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+		break;
+	case ROLE_KERNEL_WORK:
+		add_int(obj, "completions", rec->iterations);
+		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+		break;
+	case ROLE_PERIODIC:
+		periodic_json(obj, rec);
+		break;
+	case ROLE_ADMIN:
+		admin_json(obj, rec);
+		break;
+	default:
+		spinner_json(obj, rec, m);
+		break;
 	}
+	exit_json(obj, rec);
 	return obj;
 }

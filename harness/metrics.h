@@ -22,6 +22,8 @@ struct task_metrics {
 	 * span: whole periods, so the window's phase does not bias it. 0 when fewer than 2 gaps.
 	 */
 	double cpu_share_periods;
+	/* Median CPU time between consecutive throttle gap ends: the runtime RT got per cycle. */
+	double throttle_cycle_cpu_us;
 	double periods_span_s;
 	double throttle_gap_median_us;
 	double throttle_threshold_us;
@@ -29,9 +31,13 @@ struct task_metrics {
 };
 
 void metrics_compute(const struct task_record *rec, double throttle_threshold_us, struct task_metrics *m);
-/* Victims and noise tasks name their longest gap starvation_max_us; hogs gap_max_us. */
+/*
+ * The metrics of one task by its role. Spinning victims name their longest gap
+ * starvation_max_us, hogs gap_max_us. Metrics that could not be measured are left out.
+ */
 json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m);
 json_object *gap_hist_to_json(const struct gap_stats *g);
+json_object *latency_to_json(const struct latency_stats *s);
 double median(double *values, int count);
 
 #endif

@@ -1,6 +1,7 @@
 #include "report.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -14,6 +15,8 @@ static void print_value(double v, const char *unit)
 {
 	if (unit[0] == 'r')	/* ratio */
 		printf("%.4f", v);
+	else if (fabs(v) < 100 && v != floor(v))
+		printf("%.3g", v);
 	else
 		printf("%.0f", v);
 }
@@ -24,6 +27,10 @@ void ktap_checks(const struct check *checks, int count)
 	for (int i = 0; i < count; i++) {
 		const struct check *c = &checks[i];
 
+		if (!c->was_measured) {
+			printf("    ok %d %s.%s # SKIP not measurable in this window\n", i + 1, c->task, c->metric);
+			continue;
+		}
 		printf("    %s %d %s.%s # measured ", c->passed ? "ok" : "not ok", i + 1, c->task, c->metric);
 		print_value(c->measured, c->unit);
 		printf(" %s ", check_kind_name(c->kind));

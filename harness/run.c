@@ -1,19 +1,16 @@
 #include "run.h"
-#include "cpu_stat.h"
-#include "expect.h"
+#include "cgroups.h"
 #include "guardian.h"
-#include "kernel_model.h"
-#include "knobs.h"
 #include "metrics.h"
 #include "report.h"
 #include "results.h"
+#include "run_case.h"
 #include "signals.h"
 #include "state.h"
 #include "sysinfo.h"
+#include "tables.h"
 #include "util.h"
-#include "window.h"
 
-#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -21,94 +18,69 @@
 #include <unistd.h>
 
 #define HOG_PRIORITY 50
-#define GAP_THRESHOLD_NS 10000ull	/* 10 us: well above a loop step, below any preemption */
-#define LONG_GAP_NS 200000ull		/* stored one by one for throttle analysis */
-#define CHECKS_MAX 16
+#define CALIBRATION_SAMPLES 10
+#define CALIBRATION_LOOPS 200000ull	/* ~5 ms a sample at ~25 ns a step */
 
-struct run_ctx {
-	const struct run_options *opt;
-	struct window_shm *shm;
-	struct kernel_facts facts;
-	struct kernel_model model;
-	struct regime_observation observed;
-	struct noise_floor noise;
-	struct knobs before;
-	json_object *root, *results;
-	int ktap_number, passed, failed, skipped;
-	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
-	char stop_reason[256];
-};
-
-static struct task_config task_config(enum task_role role, int cpu, double window_s)
+int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
 {
-	return (struct task_config){
-		.role = role,
-		.cpu = cpu,
-		.sched_policy = role == ROLE_HOG ? SCHED_FIFO : SCHED_OTHER,
-		.priority = role == ROLE_HOG ? HOG_PRIORITY : 0,
-		.gap_threshold_ns = GAP_THRESHOLD_NS,
-		.long_gap_ns = LONG_GAP_NS,
-		.lifetime_cap_s = (uint64_t)window_s + 10,
-	};
+	if (opt->policy_count) {
+		memcpy(out, opt->policy, sizeof(*out) * (size_t)opt->policy_count);
+		return opt->policy_count;
+	}
+	memcpy(out, s->policies, sizeof(*out) * (size_t)s->policy_count);
+	return s->policy_count;
 }
 
-static const char *role_name(enum task_role role)
+int run_planned_results(const struct run_options *opt)
 {
-	return role == ROLE_HOG ? "hog" : role == ROLE_VICTIM ? "victim" : "noise";
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	int total = 0;
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+
+		total += run_policies(opt, s, policies) * (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+	}
+	return total;
 }
 
-/* Apply, measure, put the knobs back: the system runs with its own values between windows. */
-static enum window_status measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
-				  int count, double window_s, char *why, size_t why_len)
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p)
 {
-	enum window_status status = WINDOW_OK;
+	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
 
-	if (p) {
-		struct knobs target = knobs_target(&ctx->before, p->runtime_us, p->period_us);
-
-		if (!knobs_apply(&target)) {
-			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", p->name,
-				 (long long)p->runtime_us, (long long)p->period_us);
-			status = WINDOW_TASK_FAILED;
-		}
-	}
-	if (status == WINDOW_OK) {
-		uint64_t steal_before = 0, steal_after = 0;
-		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
-
-		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), why, why_len);
-		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
-		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
-	}
-	if (p && !knobs_apply(&ctx->before)) {
-		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
-		status = WINDOW_TASK_FAILED;
-	}
-	progress_advance(window_s);
-	return status;
+	return fmax(window, s->min_periods * p->period_us / 1e6);
 }
 
-static bool stopped(struct run_ctx *ctx, enum window_status status, const char *why)
+static double planned_seconds(const struct run_options *opt)
 {
-	if (status == WINDOW_INTERRUPTED)
-		snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
-	return status == WINDOW_INTERRUPTED;
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	double total = opt->noise_s + 2 * opt->probe_s;
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+
+		for (int k = 0; k < np; k++)
+			total += run_window_s(opt, s, &policies[k]) * (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+	}
+	return total;
 }
 
 static bool measure_noise_floor(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct task_config noise = task_config(ROLE_NOISE, opt->cpu, opt->noise_s);
+	struct task_config noise = run_task_config(ROLE_NOISE, "noise", opt->cpu, opt->noise_s);
 	struct task_metrics m;
 	json_object *obj;
 	char why[256];
 	enum window_status status;
 
 	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, opt->noise_s);
-	status = measure(ctx, NULL, &noise, 1, opt->noise_s, why, sizeof(why));
+	status = run_measure(ctx, NULL, &noise, 1, opt->noise_s, why, sizeof(why));
 	if (status != WINDOW_OK) {
 		fprintf(stderr, "rtthrottle: noise floor measurement failed: %s\n", why);
-		stopped(ctx, status, why);
+		if (status == WINDOW_INTERRUPTED)
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
 	}
 	metrics_compute(&ctx->shm->task[0], 0, &m);
@@ -120,7 +92,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	obj = json_object_new_object();
 	json_object_object_add(obj, "cpu", json_object_new_int(opt->cpu));
 	json_object_object_add(obj, "window_s", json_object_new_double(m.window_s));
-	json_object_object_add(obj, "gap_threshold_us", json_object_new_double(GAP_THRESHOLD_NS / 1e3));
+	json_object_object_add(obj, "gap_threshold_us", json_object_new_double(noise.gap_threshold_ns / 1e3));
 	json_object_object_add(obj, "gap_count", json_object_new_int64((int64_t)m.gap_count));
 	json_object_object_add(obj, "gap_total_us", json_object_new_double(m.gap_total_us));
 	json_object_object_add(obj, "gap_max_us", json_object_new_double(m.gap_max_us));
@@ -139,24 +111,26 @@ static bool probe_regime(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
 	struct task_config tasks[2] = {
-		task_config(ROLE_HOG, opt->cpu, opt->probe_s),
-		task_config(ROLE_VICTIM, opt->cpu, opt->probe_s),
+		run_task_config(ROLE_HOG, "hog", opt->cpu, opt->probe_s),
+		run_task_config(ROLE_VICTIM, "victim", opt->cpu, opt->probe_s),
 	};
 	struct policy dflt, unlimited;
 	struct task_metrics hog, victim;
 	enum window_status status;
 	char why[256];
 
+	tasks[0].sched_policy = SCHED_FIFO;
+	tasks[0].priority = HOG_PRIORITY;
 	policy_find("default", &dflt);
 	policy_find("unlimited", &unlimited);
 	progress_step("regime probe 1/2: a lone FIFO hog at 950000/1000000 for %.1f s", opt->probe_s);
-	status = measure(ctx, &dflt, tasks, 1, opt->probe_s, why, sizeof(why));
+	status = run_measure(ctx, &dflt, tasks, 1, opt->probe_s, why, sizeof(why));
 	if (status != WINDOW_OK)
 		goto failed;
 	/* Throttle gaps of the default policy last 50 ms: count those above half of it. */
 	metrics_compute(&ctx->shm->task[0], (dflt.period_us - dflt.runtime_us) / 2.0, &hog);
 	progress_step("regime probe 2/2: FIFO hog + CFS task at runtime -1 for %.1f s", opt->probe_s);
-	status = measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
+	status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
 	if (status != WINDOW_OK)
 		goto failed;
 	metrics_compute(&ctx->shm->task[1], 0, &victim);
@@ -171,162 +145,91 @@ static bool probe_regime(struct run_ctx *ctx)
 	return true;
 failed:
 	fprintf(stderr, "rtthrottle: regime probe failed: %s\n", why);
-	stopped(ctx, status, why);
+	if (status == WINDOW_INTERRUPTED)
+		snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 	return status != WINDOW_INTERRUPTED;
 }
 
-static json_object *task_json(const struct task_record *rec, const struct task_metrics *m)
+/* Loops per microsecond of the periodic task's work loop, at RT priority on the measured CPU. */
+static bool calibrate(struct run_ctx *ctx)
 {
-	json_object *obj = json_object_new_object();
-	const struct task_config *c = &rec->config;
+	struct task_config cal = run_task_config(ROLE_CALIBRATE, "calibrate", ctx->opt->cpu, 1);
+	const struct calibration_stats *c = &ctx->shm->task[0].u.calibration;
+	double values[16], lo, hi;
+	json_object *obj, *arr;
+	enum window_status status;
+	char why[256];
 
-	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
-	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
-	json_object_object_add(obj, "sched_policy",
-			       json_object_new_string(c->sched_policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER"));
-	json_object_object_add(obj, "priority", json_object_new_int(c->priority));
-	json_object_object_add(obj, "metrics", metrics_to_json(rec, m));
-	return obj;
+	cal.sched_policy = SCHED_FIFO;
+	cal.priority = HOG_PRIORITY;
+	cal.calibration_samples = CALIBRATION_SAMPLES;
+	cal.calibration_loops = CALIBRATION_LOOPS;
+	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
+	status = run_measure(ctx, NULL, &cal, 1, 0.3, why, sizeof(why));
+	if (status != WINDOW_OK || c->samples == 0) {
+		fprintf(stderr, "rtthrottle: calibration failed: %s\n", why);
+		if (status == WINDOW_INTERRUPTED)
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+		return false;
+	}
+	arr = json_object_new_array();
+	lo = hi = c->loops_per_us[0];
+	for (int i = 0; i < c->samples; i++) {
+		values[i] = c->loops_per_us[i];
+		lo = fmin(lo, values[i]);
+		hi = fmax(hi, values[i]);
+		json_object_array_add(arr, json_object_new_double(values[i]));
+	}
+	ctx->loops_per_us = median(values, c->samples);
+	obj = json_object_new_object();
+	json_object_object_add(obj, "cpu", json_object_new_int(ctx->opt->cpu));
+	json_object_object_add(obj, "loops_per_us", json_object_new_double(ctx->loops_per_us));
+	json_object_object_add(obj, "spread", json_object_new_double((hi - lo) / ctx->loops_per_us));
+	json_object_object_add(obj, "samples", arr);
+	json_object_object_add(ctx->root, "calibration", obj);
+	ktap_diag("calibration on CPU %d: %.2f loops/us, spread %.2f%% over %d samples", ctx->opt->cpu,
+		  ctx->loops_per_us, 100 * (hi - lo) / ctx->loops_per_us, c->samples);
+	return true;
 }
 
-/* KTAP test name: scenario.policy, with .repN when repeating. */
-static void result_name(char *buf, size_t len, const struct scenario *s, const struct policy *p, int rep, int repeat)
+static bool needs_calibration(const struct run_options *opt)
 {
-	if (repeat > 1)
-		snprintf(buf, len, "%.80s.%.48s.rep%d", s->name, p->name, rep + 1);
-	else
-		snprintf(buf, len, "%.80s.%.48s", s->name, p->name);
+	for (int i = 0; i < opt->scenario_count; i++)
+		for (int t = 0; t < opt->scenario[i]->task_count; t++)
+			if (opt->scenario[i]->tasks[t].role == ROLE_PERIODIC)
+				return true;
+	return false;
 }
 
-static void run_one(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int rep)
+/* Why a scenario cannot run on this system, or NULL. */
+static const char *scenario_unsupported(const struct run_ctx *ctx, const struct scenario *s)
+{
+	if (s->needs_rt_groups && !cgroups_rt_available())
+		return "needs the cgroup v1 cpu controller with RT group scheduling (cpu.rt_runtime_us)";
+	for (int t = 0; t < s->task_count; t++)
+		if (s->tasks[t].cpu == CPU_OTHER && ctx->other_cpu < 0)
+			return "needs a second online CPU";
+	return NULL;
+}
+
+static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_reason)
 {
 	const struct run_options *opt = ctx->opt;
-	struct task_config tasks[2] = {
-		task_config(ROLE_HOG, opt->cpu, opt->duration_s),
-		task_config(ROLE_VICTIM, opt->cpu, opt->duration_s),
-	};
-	struct check checks[CHECKS_MAX];
-	struct task_metrics hog, victim;
-	struct limiter limiter;
-	json_object *res = json_object_new_object(), *arr;
-	char name[160], why[256] = "";
-	enum window_status status;
-	double hog_threshold, victim_threshold;
-	bool ok = true;
-	int n = 0;
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
 
-	result_name(name, sizeof(name), s, p, rep, opt->repeat);
-	limiter_for(&ctx->model, p, &limiter);
-	hog_threshold = throttle_threshold_us(&limiter, &ctx->noise, ctx->model.tick_us);
-	victim_threshold = starvation_threshold_us(&limiter, &ctx->noise, ctx->model.tick_us);
-	progress_step("%s: policy %s (%lld/%lld), %.1f s window, expecting %s", s->name, p->name,
-		      (long long)p->runtime_us, (long long)p->period_us, opt->duration_s, regime_name(limiter.regime));
-	status = measure(ctx, p, tasks, 2, opt->duration_s, why, sizeof(why));
+	for (int i = 0; i < opt->scenario_count && !ctx->stop_reason[0]; i++) {
+		const struct scenario *s = opt->scenario[i];
+		const char *why = skip_all ? skip_reason : scenario_unsupported(ctx, s);
+		int np = run_policies(opt, s, policies), sweeps = s->sweep_count ? s->sweep_count : 1;
 
-	json_object_object_add(res, "scenario", json_object_new_string(s->name));
-	json_object_object_add(res, "policy", policy_to_json(p));
-	json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
-	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
-	json_object_object_add(res, "window_s", json_object_new_double(opt->duration_s));
-	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
-	if (status != WINDOW_OK) {
-		json_object_object_add(res, "verdict", json_object_new_string("error"));
-		json_object_object_add(res, "error", json_object_new_string(why));
-		json_object_array_add(ctx->results, res);
-		if (stopped(ctx, status, why))
-			return;
-		ktap_diag("%s: %s", name, why);
-		ktap_result(++ctx->ktap_number, false, name, NULL);
-		ctx->failed++;
-		return;
-	}
-	metrics_compute(&ctx->shm->task[0], hog_threshold, &hog);
-	metrics_compute(&ctx->shm->task[1], victim_threshold, &victim);
-	arr = json_object_new_array();
-	json_object_array_add(arr, task_json(&ctx->shm->task[0], &hog));
-	json_object_array_add(arr, task_json(&ctx->shm->task[1], &victim));
-	json_object_object_add(res, "tasks", arr);
-
-	n = expect_hog_with_cfs(&(struct expect_input){ &ctx->model, &limiter, &ctx->noise, opt->duration_s,
-							fmax(ctx->last_steal_us, 0) },
-				&hog, &victim, checks, CHECKS_MAX);
-	arr = json_object_new_array();
-	for (int i = 0; i < n; i++) {
-		json_object_array_add(arr, check_to_json(&checks[i]));
-		ok &= checks[i].passed;
-	}
-	json_object_object_add(res, "checks", arr);
-	json_object_object_add(res, "verdict", json_object_new_string(ok ? "pass" : "fail"));
-	json_object_array_add(ctx->results, res);
-	ktap_checks(checks, n);
-	if (!ok && ctx->last_steal_us > 0)
-		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name,
-			  ctx->last_steal_us / 1000, opt->cpu);
-	ktap_result(++ctx->ktap_number, ok, name, NULL);
-	ok ? ctx->passed++ : ctx->failed++;
-	progress_step("%s: hog %.4f, victim %.4f of the CPU, victim starved up to %.1f ms: %s", name,
-		      hog.cpu_share, victim.cpu_share, victim.gap_max_us / 1000, ok ? "pass" : "FAIL");
-}
-
-/* The policies a scenario runs: the command line's, or the scenario's own. */
-static int scenario_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
-{
-	char list[256], *save = NULL;
-	int n = 0;
-
-	if (opt->policy_count) {
-		memcpy(out, opt->policy, sizeof(*out) * (size_t)opt->policy_count);
-		return opt->policy_count;
-	}
-	snprintf(list, sizeof(list), "%s", s->default_policies);
-	for (char *name = strtok_r(list, ",", &save); name && n < RUN_POLICIES_MAX;
-	     name = strtok_r(NULL, ",", &save))
-		if (policy_find(name, &out[n]))
-			n++;
-	return n;
-}
-
-static int planned_results(const struct run_options *opt)
-{
-	struct policy policies[RUN_POLICIES_MAX];
-	int total = 0;
-
-	for (int i = 0; i < opt->scenario_count; i++)
-		total += scenario_policies(opt, opt->scenario[i], policies) * opt->repeat;
-	return total;
-}
-
-static void print_summary(json_object *results)
-{
-	size_t n = json_object_array_length(results);
-
-	ktap_diag("%-16s %-18s %17s %9s %9s %12s %7s", "scenario", "policy", "runtime/period us",
-		  "hog", "victim", "starved ms", "verdict");
-	for (size_t i = 0; i < n; i++) {
-		json_object *r = json_object_array_get_idx(results, i), *v, *tasks, *pol;
-		double share[2] = { -1, -1 }, starved = -1;
-		char rp[40];
-
-		json_object_object_get_ex(r, "policy", &pol);
-		json_object_object_get_ex(pol, "runtime_us", &v);
-		snprintf(rp, sizeof(rp), "%lld", (long long)json_object_get_int64(v));
-		json_object_object_get_ex(pol, "period_us", &v);
-		snprintf(rp + strlen(rp), sizeof(rp) - strlen(rp), "/%lld", (long long)json_object_get_int64(v));
-		if (json_object_object_get_ex(r, "tasks", &tasks))
-			for (size_t t = 0; t < 2 && t < json_object_array_length(tasks); t++) {
-				json_object *m;
-
-				json_object_object_get_ex(json_object_array_get_idx(tasks, t), "metrics", &m);
-				json_object_object_get_ex(m, "cpu_share", &v);
-				share[t] = json_object_get_double(v);
-				if (json_object_object_get_ex(m, "starvation_max_us", &v))
-					starved = json_object_get_double(v) / 1000;
-			}
-		json_object_object_get_ex(r, "verdict", &v);
-		ktap_diag("%-16s %-18s %17s %9.4f %9.4f %12.1f %7s",
-			  json_object_get_string(json_object_object_get(r, "scenario")),
-			  json_object_get_string(json_object_object_get(pol, "name")), rp, share[0], share[1],
-			  starved, json_object_get_string(v));
+		for (int k = 0; k < np && !ctx->stop_reason[0]; k++)
+			for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
+				for (int rep = 0; rep < opt->repeat && !ctx->stop_reason[0]; rep++) {
+					if (why)
+						run_skip_case(ctx, s, &policies[k], w, rep, why);
+					else
+						run_case(ctx, s, &policies[k], w, rep);
+				}
 	}
 }
 
@@ -343,35 +246,6 @@ static void move_off_cpu(int cpu)
 		sched_setaffinity(0, sizeof(set), &set);
 }
 
-static int skip_all(struct run_ctx *ctx, const char *reason)
-{
-	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX];
-
-	ktap_plan(planned_results(opt));
-	for (int i = 0; i < opt->scenario_count; i++) {
-		int np = scenario_policies(opt, opt->scenario[i], policies);
-
-		for (int k = 0; k < np; k++)
-			for (int rep = 0; rep < opt->repeat; rep++) {
-				char name[160];
-				json_object *res = json_object_new_object();
-
-				result_name(name, sizeof(name), opt->scenario[i], &policies[k], rep, opt->repeat);
-				ktap_result(++ctx->ktap_number, true, name, reason);
-				json_object_object_add(res, "scenario", json_object_new_string(opt->scenario[i]->name));
-				json_object_object_add(res, "policy", policy_to_json(&policies[k]));
-				json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
-				json_object_object_add(res, "verdict", json_object_new_string("skip"));
-				json_object_object_add(res, "skip_reason", json_object_new_string(reason));
-				json_object_array_add(ctx->results, res);
-				ctx->skipped++;
-			}
-	}
-	fprintf(stderr, "rtthrottle: every check skipped: %s\n", reason);
-	return EXIT_ALL_SKIPPED;
-}
-
 /* Why the run cannot measure here, or NULL. */
 static const char *missing_privilege(void)
 {
@@ -385,38 +259,43 @@ static const char *missing_privilege(void)
 static int measure_all(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX];
 
-	ktap_plan(planned_results(opt));
 	if (!measure_noise_floor(ctx))
 		return ctx->stop_reason[0] ? 0 : -1;
 	if (opt->probe_s > 0 && !probe_regime(ctx))
 		return 0;
-	for (int i = 0; i < opt->scenario_count; i++) {
-		int np = scenario_policies(opt, opt->scenario[i], policies);
-
-		for (int k = 0; k < np; k++)
-			for (int rep = 0; rep < opt->repeat; rep++) {
-				run_one(ctx, opt->scenario[i], &policies[k], rep);
-				if (ctx->stop_reason[0])
-					return 0;
-			}
-	}
+	if (needs_calibration(opt) && !calibrate(ctx))
+		return ctx->stop_reason[0] ? 0 : -1;
+	for_each_case(ctx, false, NULL);
 	return 0;
 }
 
-static double planned_seconds(const struct run_options *opt)
+static void finish_document(struct run_ctx *ctx, int status)
 {
-	return opt->noise_s + 2 * opt->probe_s + planned_results(opt) * opt->duration_s;
+	results_finish(ctx->root, !ctx->stop_reason[0] && status == 0, ctx->stop_reason[0] ? ctx->stop_reason : NULL);
+	tables_add(ctx->root, ctx->results, &ctx->model);
+	if (json_object_array_length(ctx->results))
+		tables_print(ctx->root);
+	if (results_write(ctx->root, ctx->opt->output))
+		fprintf(stderr, "rtthrottle: results in %s\n", ctx->opt->output);
+}
+
+static int run_unprivileged(struct run_ctx *ctx, const char *reason)
+{
+	ktap_plan(run_planned_results(ctx->opt));
+	for_each_case(ctx, true, reason);
+	fprintf(stderr, "rtthrottle: every check skipped: %s\n", reason);
+	finish_document(ctx, 0);
+	return EXIT_ALL_SKIPPED;
 }
 
 int run_execute(const struct run_options *opt)
 {
-	struct run_ctx ctx = { .opt = opt };
+	struct run_ctx ctx = { .opt = opt, .other_cpu = -1 };
 	char run_id[96], host[64] = "unknown", stamp[32];
-	struct knobs after;
 	const char *skip;
-	int lock_fd, status, restored;
+	struct knobs after;
+	int lock_fd, status;
 	bool restore_ok;
 
 	gethostname(host, sizeof(host));
@@ -427,12 +306,13 @@ int run_execute(const struct run_options *opt)
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	json_object_object_add(ctx.root, "system", sysinfo_collect());
+	for (int c = 0; c < CPU_SETSIZE && ctx.other_cpu < 0; c++)
+		if (c != opt->cpu && cpu_is_online(c))
+			ctx.other_cpu = c;
 
 	skip = missing_privilege();
 	if (skip) {
-		status = skip_all(&ctx, skip);
-		results_finish(ctx.root, true, NULL);
-		results_write(ctx.root, opt->output);
+		status = run_unprivileged(&ctx, skip);
 		json_object_put(ctx.root);
 		return status;
 	}
@@ -442,8 +322,7 @@ int run_execute(const struct run_options *opt)
 		return EXIT_USAGE;
 	}
 	/* A state file under a free lock: a run died with its guardian. Put its knobs back first. */
-	restored = access(state_file_path(), F_OK) == 0;
-	if (restored) {
+	if (access(state_file_path(), F_OK) == 0) {
 		fprintf(stderr, "rtthrottle: found %s from a run that died; restoring its saved knobs\n",
 			state_file_path());
 		if (!state_restore()) {
@@ -467,6 +346,7 @@ int run_execute(const struct run_options *opt)
 		return EXIT_CHECK_FAILED;
 	}
 	ctx.shm = window_shm_create();
+	ktap_plan(run_planned_results(opt));
 	progress_begin(opt->quiet, planned_seconds(opt));
 	status = ctx.shm ? measure_all(&ctx) : -1;
 
@@ -482,11 +362,7 @@ int run_execute(const struct run_options *opt)
 	json_object_object_add(ctx.root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
 	json_object_object_add(ctx.root, "knobs_restored", json_object_new_boolean(restore_ok));
 	json_object_object_add(ctx.root, "kernel_model", kernel_model_to_json(&ctx.model, &ctx.observed));
-	results_finish(ctx.root, !ctx.stop_reason[0] && status == 0, ctx.stop_reason[0] ? ctx.stop_reason : NULL);
-	if (ctx.results && json_object_array_length(ctx.results))
-		print_summary(ctx.results);
-	if (results_write(ctx.root, opt->output))
-		fprintf(stderr, "rtthrottle: results in %s\n", opt->output);
+	finish_document(&ctx, status);
 	window_shm_destroy(ctx.shm);
 	json_object_put(ctx.root);
 	close(lock_fd);

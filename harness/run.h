@@ -9,12 +9,12 @@
 #include "scenario.h"
 
 #define RUN_POLICIES_MAX 16
-#define RUN_SCENARIOS_MAX 16
+#define RUN_SCENARIOS_MAX SCENARIOS_MAX
 
 struct run_options {
 	const struct scenario *scenario[RUN_SCENARIOS_MAX];
 	int scenario_count;
-	/* Empty: each scenario's default policies. */
+	/* Empty: each scenario's own policies. */
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
 	int cpu;
@@ -30,5 +30,10 @@ struct run_options {
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */
 int run_execute(const struct run_options *opt);
+/* The policies a scenario runs under: the command line's, or its own. */
+int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
+/* Windows (results) the options plan, and their total seconds. */
+int run_planned_results(const struct run_options *opt);
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p);
 
 #endif

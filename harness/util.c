@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,7 +17,8 @@ bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out)
 	char *end;
 	long long value;
 
-	if (!text || !*text)
+	/* strtoll would skip blanks and take a '+': neither belongs in a strict number. */
+	if (!text || !(isdigit((unsigned char)*text) || (*text == '-' && isdigit((unsigned char)text[1]))))
 		return false;
 	errno = 0;
 	value = strtoll(text, &end, 10);
@@ -31,7 +33,9 @@ bool parse_double(const char *text, double min, double max, double *out)
 	char *end;
 	double value;
 
-	if (!text || !*text)
+	/* Plain decimal only: no blanks, '+', hex or inf/nan spellings. */
+	if (!text || !(isdigit((unsigned char)*text) || *text == '.' || (*text == '-' && text[1])) ||
+	    strpbrk(text, "xXpP"))
 		return false;
 	errno = 0;
 	value = strtod(text, &end);

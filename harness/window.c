@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,18 +39,33 @@ static void short_sleep(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Reaps what has exited; returns how many are still alive. */
-static int reap(pid_t *pids, int count)
+/* Reaps what has exited, keeping how it ended; returns how many are still alive. */
+static int reap(struct window_shm *shm, pid_t *pids, int count)
 {
 	int alive = 0;
 
 	for (int i = 0; i < count; i++) {
+		struct task_record *t = &shm->task[i];
+		struct rusage ru;
+		int status;
+
 		if (pids[i] <= 0)
 			continue;
-		if (waitpid(pids[i], NULL, WNOHANG) == pids[i])
-			pids[i] = 0;
-		else
+		if (wait4(pids[i], &status, WNOHANG, &ru) != pids[i]) {
 			alive++;
+			continue;
+		}
+		pids[i] = 0;
+		t->exit_status = status;
+		t->rusage_cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+				   (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+		/* A task killed mid-window has no final figures of its own: take the kernel's. */
+		/* Counted from the window start, like the task's own figures. */
+		t->rusage_cpu_ns = t->rusage_cpu_ns > t->cpu_at_start_ns ? t->rusage_cpu_ns - t->cpu_at_start_ns : 0;
+		if (WIFSIGNALED(status) && atomic_load(&t->state) != TASK_DONE) {
+			t->last_ns = now_ns();
+			t->cpu_ns = t->rusage_cpu_ns;
+		}
 	}
 	return alive;
 }
@@ -104,8 +120,7 @@ static enum window_status wait_ready(struct window_shm *shm, int count, char *wh
 			int state = atomic_load(&t->state);
 
 			if (state == TASK_FAILED) {
-				snprintf(why, why_len, "task %d (%s) setup: %s", i,
-					 t->config.sched_policy == 0 ? "SCHED_OTHER" : "RT", t->error_msg);
+				snprintf(why, why_len, "task %s setup: %s", t->config.name, t->error_msg);
 				return WINDOW_TASK_FAILED;
 			}
 			ready += state == TASK_READY;
@@ -160,7 +175,7 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 	atomic_store(&shm->go, 1);
 
 	deadline = shm->end_ns + REAP_MARGIN_NS;
-	while (reap(pids, count)) {
+	while (reap(shm, pids, count)) {
 		if (signals_stop_requested()) {
 			snprintf(why, why_len, "interrupted by signal %d", signals_stop_requested());
 			kill_all(pgid, pids, count);
@@ -175,8 +190,8 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 		short_sleep();
 	}
 	for (int i = 0; i < count; i++)
-		if (atomic_load(&shm->task[i].state) != TASK_DONE) {
-			snprintf(why, why_len, "task %d ended without finishing its window%s%s", i,
+		if (atomic_load(&shm->task[i].state) != TASK_DONE && !shm->task[i].config.may_be_killed) {
+			snprintf(why, why_len, "task %s ended without finishing its window%s%s", shm->task[i].config.name,
 				 shm->task[i].error_msg[0] ? ": " : "", shm->task[i].error_msg);
 			return WINDOW_TASK_FAILED;
 		}

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-static inline uint64_t mono_ns(void)
+uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
@@ -11,7 +11,7 @@ static inline uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t thread_cpu_ns(void)
+uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -32,60 +32,97 @@ int gap_bucket(uint64_t len_ns)
 }
 
 /* Keeps the LONGEST_GAPS longest, longest first; runs only on a gap, never per iteration. */
-static void keep_longest(struct gap_stats *g, uint64_t start, uint64_t len)
+static void keep_longest(struct gap_event *longest, uint64_t start, uint64_t len)
 {
 	int i = LONGEST_GAPS - 1;
 
-	if (len <= g->longest[i].len_ns)
+	if (len <= longest[i].len_ns)
 		return;
-	while (i > 0 && g->longest[i - 1].len_ns < len) {
-		g->longest[i] = g->longest[i - 1];
+	while (i > 0 && longest[i - 1].len_ns < len) {
+		longest[i] = longest[i - 1];
 		i--;
 	}
-	g->longest[i] = (struct gap_event){ .start_ns = start, .len_ns = len };
+	longest[i] = (struct gap_event){ .start_ns = start, .len_ns = len };
 }
 
 /* Out of line and cold: the hot loop stays a compare and a branch. */
-static __attribute__((noinline, cold)) void record_gap(struct gap_stats *g, const struct task_config *c,
-						      uint64_t start, uint64_t len, uint64_t cpu_start)
+static __attribute__((noinline, cold)) void record_gap(struct task_record *rec, struct spin_state *st,
+						      uint64_t prev, uint64_t now)
 {
+	struct gap_stats *g = &rec->gaps;
+	uint64_t start = prev - st->start_ns, len = now - prev;
+
+	if (len > st->max_gap_ns)
+		st->max_gap_ns = len;
 	g->count++;
 	g->total_ns += len;
 	if (len > g->max_ns)
 		g->max_ns = len;
 	g->hist[gap_bucket(len)]++;
-	keep_longest(g, start, len);
-	if (len < c->long_gap_ns)
+	keep_longest(g->longest, start, len);
+	if (len < rec->config.long_gap_ns)
 		return;
 	/*
 	 * The CPU time at the end of each long gap lets the analysis take the kernel's accounting
 	 * over whole throttle periods, whatever the window's phase.
 	 */
 	if (g->long_stored < LONG_GAPS_MAX)
-		g->long_gaps[g->long_stored++] = (struct gap_event){ start, len, thread_cpu_ns() - cpu_start };
+		g->long_gaps[g->long_stored++] = (struct gap_event){ start, len, thread_cpu_ns() - st->cpu_start_ns };
 	g->long_total++;
+}
+
+void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *st)
+{
+	memset(&rec->gaps, 0, sizeof(rec->gaps));
+	st->start_ns = start_ns;
+	st->cpu_start_ns = thread_cpu_ns();
+	st->max_gap_ns = 0;
+	rec->first_ns = start_ns;
+	rec->iterations = 0;
+}
+
+uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t until_ns)
+{
+	const uint64_t threshold = rec->config.gap_threshold_ns;
+	uint64_t prev = from_ns, now, iterations = 0;
+
+	do {
+		now = mono_ns();
+		if (now - prev >= threshold)
+			record_gap(rec, st, prev, now);
+		prev = now;
+		iterations++;
+	} while (now < until_ns);
+	rec->iterations += iterations;
+	return now;
+}
+
+uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops)
+{
+	const uint64_t threshold = rec->config.gap_threshold_ns;
+	uint64_t prev = from_ns, now = from_ns;
+
+	for (uint64_t i = 0; i < loops; i++) {
+		now = mono_ns();
+		if (now - prev >= threshold)
+			record_gap(rec, st, prev, now);
+		prev = now;
+	}
+	rec->iterations += loops;
+	return now;
+}
+
+void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns)
+{
+	rec->cpu_ns = thread_cpu_ns() - st->cpu_start_ns;
+	rec->last_ns = now_ns;
 }
 
 void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns)
 {
-	const struct task_config *c = &rec->config;
-	const uint64_t threshold = c->gap_threshold_ns;
-	struct gap_stats *g = &rec->gaps;
-	uint64_t cpu_start, prev, now, iterations = 0;
+	struct spin_state st;
 
-	memset(g, 0, sizeof(*g));
-	cpu_start = thread_cpu_ns();
+	spin_begin(rec, start_ns, &st);
 	/* From the nominal start: a task kept off the CPU from the start has a gap from there. */
-	prev = start_ns;
-	rec->first_ns = start_ns;
-	do {
-		now = mono_ns();
-		if (now - prev >= threshold)
-			record_gap(g, c, prev - start_ns, now - prev, cpu_start);
-		prev = now;
-		iterations++;
-	} while (now < end_ns);
-	rec->cpu_ns = thread_cpu_ns() - cpu_start;
-	rec->last_ns = now;
-	rec->iterations = iterations;
+	spin_end(rec, &st, spin_until(rec, &st, start_ns, end_ns));
 }

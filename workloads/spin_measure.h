@@ -1,13 +1,30 @@
-/* The measuring loop shared by hog, victim and noise-floor tasks. */
+/*
+ * The measuring loop shared by every spinning task: spin on CLOCK_MONOTONIC and record every
+ * step longer than the threshold as a gap (the task was not running).
+ */
 #ifndef RTT_SPIN_MEASURE_H
 #define RTT_SPIN_MEASURE_H
 
 #include "task_shm.h"
 
-/*
- * Spins on CLOCK_MONOTONIC from start_ns to end_ns; every step longer than the threshold is a
- * gap (the task was not running). Fills first/last, iterations, cpu_ns and gaps of `rec`.
- */
+struct spin_state {
+	uint64_t start_ns;	/* window start: gap times are relative to it */
+	uint64_t cpu_start_ns;	/* thread CPU time at spin_begin */
+	uint64_t max_gap_ns;	/* longest gap since the caller last cleared it */
+};
+
+uint64_t mono_ns(void);
+uint64_t thread_cpu_ns(void);
+
+void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *st);
+/* Spins until `until_ns`; `from_ns` is when the task should have been running (a gap from there). */
+uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t until_ns);
+/* Spins `loops` steps (calibrated work); returns the time it ended. */
+uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops);
+/* Final CPU time and the end of the measured span. */
+void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns);
+
+/* The whole window as one spin: hog, victim, noise. */
 void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns);
 
 /* Log2 bucket of a gap in microseconds (bucket 0 holds gaps below 2 us). */

@@ -1,7 +1,9 @@
 #include "task.h"
+#include "roles.h"
 #include "spin_measure.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -10,8 +12,23 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The kernel's struct sched_attr (glibc 2.36 has no wrapper). */
+struct sched_attr_v1 {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+static struct task_record *current;
 
 static void __attribute__((noreturn, format(printf, 2, 3))) fail(struct task_record *rec, const char *fmt, ...)
 {
@@ -25,6 +42,14 @@ static void __attribute__((noreturn, format(printf, 2, 3))) fail(struct task_rec
 	_exit(1);
 }
 
+/* SIGXCPU: the soft RLIMIT_RTTIME. Record when, keep spinning until the hard limit. */
+static void on_sigxcpu(int sig)
+{
+	(void)sig;
+	if (current && !current->u.rlimit.sigxcpu_cpu_ns)
+		current->u.rlimit.sigxcpu_cpu_ns = thread_cpu_ns() - current->cpu_at_start_ns;
+}
+
 /* Limits that end the task even if the harness and its guardian are both gone. */
 static void bound_lifetime(struct task_record *rec)
 {
@@ -32,13 +57,51 @@ static void bound_lifetime(struct task_record *rec)
 	uint64_t window_s = c->window_ns / 1000000000ull + 1;
 	/* RT CPU time without blocking: the window plus a margin; SIGXCPU then SIGKILL. */
 	struct rlimit rttime = {
-		.rlim_cur = (window_s + 2) * 1000000ull,
-		.rlim_max = (window_s + 3) * 1000000ull,
+		.rlim_cur = c->rttime_soft_us ? c->rttime_soft_us : (window_s + 2) * 1000000ull,
+		.rlim_max = c->rttime_hard_us ? c->rttime_hard_us : (window_s + 3) * 1000000ull,
 	};
 
 	if (c->sched_policy != SCHED_OTHER && setrlimit(RLIMIT_RTTIME, &rttime))
 		fail(rec, "setrlimit(RLIMIT_RTTIME): %s", strerror(errno));
+	if (c->rttime_soft_us) {
+		struct sigaction sa = { .sa_handler = on_sigxcpu };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGXCPU, &sa, NULL);
+	}
 	alarm((unsigned)c->lifetime_cap_s);
+}
+
+static void join_cgroup(struct task_record *rec)
+{
+	char path[160], pid[16];
+	int fd;
+
+	if (!rec->config.cgroup[0])
+		return;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/cpu/%s/tasks", rec->config.cgroup);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+		fail(rec, "joining cgroup %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static void set_deadline(struct task_record *rec)
+{
+	const struct task_config *c = &rec->config;
+	struct sched_attr_v1 attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = c->dl_runtime_ns,
+		.sched_deadline = c->dl_period_ns,
+		.sched_period = c->dl_period_ns,
+	};
+
+	if (syscall(SYS_sched_setattr, 0, &attr, 0))
+		fail(rec, "sched_setattr(SCHED_DEADLINE %llu/%llu ns): %s%s",
+		     (unsigned long long)c->dl_runtime_ns, (unsigned long long)c->dl_period_ns, strerror(errno),
+		     errno == EBUSY ? " (deadline bandwidth full)" : "");
 }
 
 static void place_and_schedule(struct task_record *rec)
@@ -47,13 +110,26 @@ static void place_and_schedule(struct task_record *rec)
 	struct sched_param param = { .sched_priority = 0 };
 	cpu_set_t set;
 
+	/*
+	 * Unpinned tasks get every CPU back (the harness keeps itself off the measured one).
+	 * SCHED_DEADLINE refuses an affinity narrower than its root domain: it is never pinned.
+	 */
 	CPU_ZERO(&set);
-	CPU_SET(c->cpu, &set);
+	if (c->cpu >= 0 && c->sched_policy != SCHED_DEADLINE)
+		CPU_SET(c->cpu, &set);
+	else
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		fail(rec, "pinning to CPU %d: %s", c->cpu, strerror(errno));
+	join_cgroup(rec);
 	if (c->sched_policy == SCHED_OTHER) {
 		if (setpriority(PRIO_PROCESS, 0, c->priority))
 			fail(rec, "setpriority(nice %d): %s", c->priority, strerror(errno));
+		return;
+	}
+	if (c->sched_policy == SCHED_DEADLINE) {
+		set_deadline(rec);
 		return;
 	}
 	param.sched_priority = c->priority;
@@ -63,6 +139,28 @@ static void place_and_schedule(struct task_record *rec)
 		     errno == EPERM ? " (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
 }
 
+static void run_role(struct window_shm *shm, struct task_record *rec)
+{
+	static void (*const bodies[ROLE_COUNT])(struct window_shm *, struct task_record *) = {
+		[ROLE_HOG] = role_spin,
+		[ROLE_VICTIM] = role_spin,
+		[ROLE_NOISE] = role_spin,
+		[ROLE_PROBE] = role_probe,
+		[ROLE_PERIODIC] = role_periodic,
+		[ROLE_ADMIN] = role_admin,
+		[ROLE_BURST_HOG] = role_burst_hog,
+		[ROLE_KERNEL_WORK] = role_kernel_work,
+		[ROLE_CALIBRATE] = role_calibrate,
+	};
+
+	bodies[rec->config.role](shm, rec);
+}
+
+void role_spin(struct window_shm *shm, struct task_record *rec)
+{
+	spin_measure(rec, shm->start_ns, shm->end_ns);
+}
+
 void task_main(struct window_shm *shm, struct task_record *rec)
 {
 	const struct timespec poll = { .tv_nsec = 1000000 };
@@ -70,6 +168,7 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	/* Die with the harness even if the guardian is late. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	rec->pid = getpid();
+	current = rec;
 	bound_lifetime(rec);
 	place_and_schedule(rec);
 	if (rec->config.sched_policy != SCHED_OTHER && mlockall(MCL_CURRENT | MCL_FUTURE))
@@ -90,7 +189,8 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
 			;
 	}
-	spin_measure(rec, shm->start_ns, shm->end_ns);
+	rec->cpu_at_start_ns = thread_cpu_ns();
+	run_role(shm, rec);
 	atomic_store(&rec->state, TASK_DONE);
 	_exit(0);
 }

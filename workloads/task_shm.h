@@ -13,12 +13,22 @@
 #define GAP_HIST_BUCKETS 32	/* log2 buckets of microseconds: [2^i, 2^(i+1)) us */
 #define LONG_GAPS_MAX 4096	/* every gap >= long_gap_ns, in order; more are counted only */
 #define LONGEST_GAPS 8		/* the longest gaps with their times */
-#define TASKS_MAX 16
+#define TASKS_MAX 8
+#define LATENCY_LINEAR_US 2000	/* 1 us buckets below this, log2 buckets above */
+#define LATENCY_LOG_BUCKETS 24
+#define CGROUP_NAME_MAX 48
 
 enum task_role {
-	ROLE_HOG,	/* SCHED_FIFO spinner: its gaps are when it was throttled or preempted */
-	ROLE_VICTIM,	/* SCHED_OTHER spinner on the hog's CPU: its gaps are its starvation */
+	ROLE_HOG,	/* SCHED_FIFO/RR spinner: its gaps are when it was throttled or preempted */
+	ROLE_VICTIM,	/* spinner on the hog's CPU (CFS or lower FIFO): its gaps are its starvation */
 	ROLE_NOISE,	/* SCHED_OTHER spinner alone: the machine's own noise floor */
+	ROLE_PROBE,	/* periodic wake-ups: wake-up latency */
+	ROLE_PERIODIC,	/* calibrated work every period: jobs, deadline misses, response time */
+	ROLE_ADMIN,	/* kills a runaway task at a given moment: time to regain control */
+	ROLE_BURST_HOG,	/* mostly light, 100% busy for a burst every so often */
+	ROLE_KERNEL_WORK,	/* waits for per-CPU kernel work on the measured CPU */
+	ROLE_CALIBRATE,	/* measures loops per microsecond of the periodic task's work loop */
+	ROLE_COUNT,
 };
 
 enum task_state {
@@ -45,15 +55,66 @@ struct gap_stats {
 	struct gap_event long_gaps[LONG_GAPS_MAX];
 };
 
+/* A latency distribution: exact below LATENCY_LINEAR_US, log2 above. */
+struct latency_stats {
+	uint64_t count;
+	uint64_t min_ns, max_ns, sum_ns;
+	uint64_t linear[LATENCY_LINEAR_US];
+	uint64_t log[LATENCY_LOG_BUCKETS];	/* [LINEAR * 2^i, LINEAR * 2^(i+1)) us */
+	struct gap_event worst[LONGEST_GAPS];	/* start_ns: when, len_ns: the latency */
+};
+
+struct periodic_stats {
+	uint64_t jobs;
+	uint64_t deadline_misses;
+	uint64_t throttled_misses;	/* misses of jobs that held a gap >= throttle_gap_ns */
+	uint64_t preempted_jobs;	/* jobs with a gap >= gap_threshold inside */
+	uint64_t preemptions;
+	uint64_t max_response_ns;
+	uint64_t work_cpu_ns;		/* CPU time spent in jobs */
+	struct latency_stats response;
+	uint32_t cpus_seen;		/* bit mask of CPUs jobs ran on (first 32) */
+};
+
+struct admin_stats {
+	uint64_t decided_ns;	/* from the window start */
+	uint64_t gone_ns;	/* when the target was seen dead, from the window start; 0: never */
+	int kill_status;	/* wait status of the kill command */
+	int acted;
+};
+
+struct calibration_stats {
+	int samples;
+	double loops_per_us[16];	/* per sample, of CPU time */
+};
+
+struct rlimit_stats {
+	uint64_t sigxcpu_cpu_ns;	/* CPU time since the window start when SIGXCPU came; 0: never */
+};
+
 struct task_config {
 	enum task_role role;
-	int cpu;
-	int sched_policy;	/* SCHED_FIFO, SCHED_OTHER */
+	char name[24];
+	int cpu;		/* -1: not pinned */
+	int sched_policy;	/* SCHED_FIFO, SCHED_RR, SCHED_OTHER, SCHED_DEADLINE */
 	int priority;		/* RT priority, or nice for SCHED_OTHER */
+	uint64_t dl_runtime_ns, dl_period_ns;
+	char cgroup[CGROUP_NAME_MAX];	/* cgroup v1 cpu group to join first, or empty */
 	uint64_t gap_threshold_ns;
 	uint64_t long_gap_ns;
 	uint64_t window_ns;	/* length of the measuring window */
 	uint64_t lifetime_cap_s;	/* wall-clock cap independent of the harness (alarm) */
+	uint64_t rttime_soft_us, rttime_hard_us;	/* 0: window-based defaults */
+	/* role parameters */
+	uint64_t interval_ns;	/* probe, periodic, kernel-work: period */
+	uint64_t work_loops;	/* periodic: loops per job */
+	uint64_t burst_ns, burst_every_ns;	/* burst hog */
+	uint64_t act_at_ns;	/* admin: the decision moment from the window start */
+	int target;		/* admin: index of the task to kill */
+	int may_be_killed;	/* killed on purpose (admin's target, RLIMIT_RTTIME): not an error */
+	uint64_t throttle_gap_ns;	/* periodic: a gap this long inside a job is the limit cutting in */
+	int calibration_samples;
+	uint64_t calibration_loops;
 };
 
 struct task_record {
@@ -65,8 +126,19 @@ struct task_record {
 	/* measurements over [first_ns, last_ns] */
 	uint64_t first_ns, last_ns;
 	uint64_t cpu_ns;	/* the kernel's accounting: CLOCK_THREAD_CPUTIME_ID */
+	uint64_t cpu_at_start_ns;	/* thread CPU time when the window started (setup excluded) */
 	uint64_t iterations;
 	struct gap_stats gaps;
+	union {
+		struct latency_stats latency;	/* probe, kernel-work */
+		struct periodic_stats periodic;
+		struct admin_stats admin;
+		struct calibration_stats calibration;
+		struct rlimit_stats rlimit;
+	} u;
+	/* written by the harness when it reaps the task */
+	int exit_status;	/* wait status */
+	uint64_t rusage_cpu_ns;
 };
 
 struct window_shm {

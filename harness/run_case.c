@@ -1,0 +1,286 @@
+#include "run_case.h"
+#include "cgroups.h"
+#include "cpu_stat.h"
+#include "judge.h"
+#include "metrics.h"
+#include "report.h"
+#include "signals.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GAP_THRESHOLD_NS 10000ull	/* 10 us: well above a loop step, below any preemption */
+#define LONG_GAP_NS 200000ull		/* stored one by one for throttle analysis */
+#define CHECKS_MAX SCENARIO_CHECKS_MAX
+
+struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s)
+{
+	struct task_config c = {
+		.role = role,
+		.cpu = cpu,
+		.sched_policy = SCHED_OTHER,
+		.gap_threshold_ns = GAP_THRESHOLD_NS,
+		.long_gap_ns = LONG_GAP_NS,
+		.lifetime_cap_s = (uint64_t)window_s + 10,
+	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	return c;
+}
+
+enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
+			       int count, double window_s, char *why, size_t why_len)
+{
+	enum window_status status = WINDOW_OK;
+
+	if (p) {
+		struct knobs target = knobs_target(&ctx->before, p->runtime_us, p->period_us);
+
+		if (!knobs_apply(&target)) {
+			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", p->name,
+				 (long long)p->runtime_us, (long long)p->period_us);
+			status = WINDOW_TASK_FAILED;
+		}
+	}
+	if (status == WINDOW_OK) {
+		uint64_t steal_before = 0, steal_after = 0;
+		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
+
+		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), why, why_len);
+		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
+		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
+	}
+	/* Put the knobs back after every window: the system runs with its own values in between. */
+	if (p && !knobs_apply(&ctx->before)) {
+		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
+		status = WINDOW_TASK_FAILED;
+	}
+	progress_advance(window_s);
+	return status;
+}
+
+static void case_name(char *buf, size_t len, const struct run_ctx *ctx, const struct scenario *s,
+		      const struct policy *p, int sweep, int rep)
+{
+	int n = snprintf(buf, len, "%.48s.%.48s", s->name, p->name);
+
+	if (s->sweep_count && n < (int)len)
+		n += snprintf(buf + n, len - (size_t)n, ".%s=%g", s->sweep_param, s->sweep_values[sweep]);
+	if (ctx->opt->repeat > 1 && n < (int)len)
+		snprintf(buf + n, len - (size_t)n, ".rep%d", rep + 1);
+}
+
+static json_object *case_json(const struct scenario *s, const struct policy *p, int sweep, int rep)
+{
+	json_object *res = json_object_new_object();
+
+	json_object_object_add(res, "scenario", json_object_new_string(s->name));
+	json_object_object_add(res, "policy", policy_to_json(p));
+	json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
+	if (s->sweep_count) {
+		json_object *sw = json_object_new_object();
+
+		json_object_object_add(sw, "task", json_object_new_string(s->sweep_task));
+		json_object_object_add(sw, "param", json_object_new_string(s->sweep_param));
+		json_object_object_add(sw, "value", json_object_new_double(s->sweep_values[sweep]));
+		json_object_object_add(res, "sweep", sw);
+	}
+	return res;
+}
+
+void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
+		   const char *reason)
+{
+	json_object *res = case_json(s, p, sweep, rep);
+	char name[192];
+
+	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	json_object_object_add(res, "verdict", json_object_new_string("skip"));
+	json_object_object_add(res, "skip_reason", json_object_new_string(reason));
+	json_object_array_add(ctx->results, res);
+	ktap_result(++ctx->ktap_number, true, name, reason);
+	ctx->skipped++;
+}
+
+static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
+{
+	return where == CPU_MEASURED ? ctx->opt->cpu : where == CPU_OTHER ? ctx->other_cpu : -1;
+}
+
+/* The scenario's tasks as the workloads take them. */
+static void build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
+			const struct limiter *limiter, struct task_config *out)
+{
+	for (int i = 0; i < s->task_count; i++) {
+		const struct scenario_task *t = &s->tasks[i];
+		struct task_config *c = &out[i];
+		double (*param)(const struct scenario_task *, const char *, double) = scenario_param;
+		double utilisation;
+		json_object *target;
+
+		*c = run_task_config(t->role, t->name, cpu_for(ctx, t->cpu), window_s);
+		c->sched_policy = t->sched_policy;
+		c->priority = t->priority;
+		if (t->cgroup[0])
+			cgroups_dir_name(t->cgroup, c->cgroup, sizeof(c->cgroup));
+		c->rttime_soft_us = (uint64_t)param(t, "rttime_soft_us", 0);
+		c->rttime_hard_us = (uint64_t)param(t, "rttime_hard_us", 0);
+		c->may_be_killed = c->rttime_hard_us > 0;
+		switch (t->role) {
+		case ROLE_PROBE:
+			c->interval_ns = (uint64_t)(param(t, "interval_us", 1000) * 1000);
+			break;
+		case ROLE_KERNEL_WORK:
+			c->interval_ns = (uint64_t)(param(t, "interval_us", 100000) * 1000);
+			break;
+		case ROLE_PERIODIC:
+			c->throttle_gap_ns = (uint64_t)(throttle_threshold_us(limiter, &ctx->noise, ctx->model.tick_us) * 1000);
+			c->interval_ns = (uint64_t)(param(t, "period_us", 10000) * 1000);
+			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
+					      ? s->sweep_values[sweep]
+					      : param(t, "utilisation", 0.5);
+			c->work_loops = (uint64_t)(utilisation * param(t, "period_us", 10000) * ctx->loops_per_us);
+			c->dl_runtime_ns = (uint64_t)(param(t, "dl_runtime_us", 0) * 1000);
+			c->dl_period_ns = (uint64_t)(param(t, "dl_period_us", param(t, "period_us", 10000)) * 1000);
+			break;
+		case ROLE_ADMIN:
+			c->act_at_ns = (uint64_t)(param(t, "act_at_ms", 500) * 1e6);
+			c->target = json_object_object_get_ex(t->params, "target", &target)
+					    ? scenario_task_index(s, json_object_get_string(target))
+					    : 0;
+			break;
+		case ROLE_BURST_HOG:
+			c->burst_ns = (uint64_t)(param(t, "burst_ms", 2000) * 1e6);
+			c->burst_every_ns = (uint64_t)(param(t, "every_ms", 4000) * 1e6);
+			break;
+		default:
+			break;
+		}
+	}
+	/* What an admin kills is killed on purpose. */
+	for (int i = 0; i < s->task_count; i++)
+		if (out[i].role == ROLE_ADMIN)
+			out[out[i].target].may_be_killed = 1;
+}
+
+static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)
+{
+	if (role == ROLE_VICTIM)
+		return starvation_threshold_us(l, &ctx->noise, ctx->model.tick_us);
+	return throttle_threshold_us(l, &ctx->noise, ctx->model.tick_us);
+}
+
+static json_object *task_json(const struct task_record *rec, json_object *metrics)
+{
+	const struct task_config *c = &rec->config;
+	json_object *obj = json_object_new_object();
+	static const char *const classes[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "?", "?", "?", "SCHED_DEADLINE" };
+
+	json_object_object_add(obj, "name", json_object_new_string(c->name));
+	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
+	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
+	json_object_object_add(obj, "sched_policy", json_object_new_string(classes[c->sched_policy % 7]));
+	json_object_object_add(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", json_object_new_int(c->priority));
+	if (c->cgroup[0])
+		json_object_object_add(obj, "cgroup", json_object_new_string(c->cgroup));
+	json_object_object_add(obj, "metrics", metrics);
+	return obj;
+}
+
+static void record_error(struct run_ctx *ctx, json_object *res, const char *name, const char *why)
+{
+	json_object_object_add(res, "verdict", json_object_new_string("error"));
+	json_object_object_add(res, "error", json_object_new_string(why));
+	json_object_array_add(ctx->results, res);
+	ktap_diag("%s: %s", name, why);
+	ktap_result(++ctx->ktap_number, false, name, NULL);
+	ctx->failed++;
+}
+
+static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+			     const struct limiter *limiter, double window_s, json_object *res, json_object **metrics)
+{
+	struct check checks[CHECKS_MAX];
+	struct judge_context jc = {
+		.scenario = s, .model = &ctx->model, .limiter = limiter, .policy = p, .noise = &ctx->noise,
+		.window_s = window_s, .steal_us = fmax(ctx->last_steal_us, 0),
+		.sweep_value = s->sweep_count ? s->sweep_values[sweep] : 0,
+	};
+	json_object *arr = json_object_new_array();
+	int n, judged = 0;
+	bool ok = true;
+
+	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
+	n = judge_result(&jc, checks, CHECKS_MAX);
+	for (int i = 0; i < n; i++) {
+		json_object_array_add(arr, check_to_json(&checks[i]));
+		if (checks[i].was_measured) {
+			ok &= checks[i].passed;
+			judged++;
+		}
+	}
+	json_object_object_add(res, "checks", arr);
+	ktap_checks(checks, n);
+	return ok && (judged > 0 || n == 0);
+}
+
+void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep)
+{
+	const double window_s = run_window_s(ctx->opt, s, p);
+	struct task_config tasks[TASKS_MAX];
+	json_object *res = case_json(s, p, sweep, rep), *arr, *metrics[TASKS_MAX] = { 0 };
+	char name[192], why[320] = "";
+	enum window_status status;
+	struct limiter limiter;
+	bool ok;
+
+	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	limiter_for(&ctx->model, p, &limiter);
+	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
+	json_object_object_add(res, "window_s", json_object_new_double(window_s));
+	progress_step("%s: policy %lld/%lld, %.1f s window, expecting %s", name, (long long)p->runtime_us,
+		      (long long)p->period_us, window_s, regime_name(limiter.regime));
+	build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
+	if (s->cgroup_count && !cgroups_create(s, why, sizeof(why))) {
+		progress_advance(window_s);
+		record_error(ctx, res, name, why);
+		return;
+	}
+	status = run_measure(ctx, p, tasks, s->task_count, window_s, why, sizeof(why));
+	cgroups_remove(s);
+	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
+	if (status != WINDOW_OK) {
+		if (status == WINDOW_INTERRUPTED) {
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+			json_object_object_add(res, "verdict", json_object_new_string("error"));
+			json_object_object_add(res, "error", json_object_new_string(why));
+			json_object_array_add(ctx->results, res);
+			return;
+		}
+		record_error(ctx, res, name, why);
+		return;
+	}
+	arr = json_object_new_array();
+	for (int i = 0; i < s->task_count; i++) {
+		struct task_metrics m;
+		const struct task_record *rec = &ctx->shm->task[i];
+
+		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), &m);
+		metrics[i] = metrics_to_json(rec, &m);
+		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
+	}
+	json_object_object_add(res, "tasks", arr);
+	ok = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics);
+	for (int i = 0; i < s->task_count; i++)
+		json_object_put(metrics[i]);
+	json_object_object_add(res, "verdict", json_object_new_string(ok ? "pass" : "fail"));
+	json_object_array_add(ctx->results, res);
+	if (!ok && ctx->last_steal_us > 0)
+		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name, ctx->last_steal_us / 1000,
+			  ctx->opt->cpu);
+	ktap_result(++ctx->ktap_number, ok, name, NULL);
+	ok ? ctx->passed++ : ctx->failed++;
+	progress_step("%s: %s", name, ok ? "pass" : "FAIL");
+}

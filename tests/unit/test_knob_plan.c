@@ -1,0 +1,538 @@
+/* knob_plan: the kernel's ratio, the validity rules and write orders that keep every step valid. */
+#include "knob_plan.h"
+#include "unit.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup)
+{
+	struct knobs k;
+
+	memset(&k, 0, sizeof(k));
+	k.value[KNOB_SYSCTL_RUNTIME] = srt;
+	k.value[KNOB_SYSCTL_PERIOD] = sper;
+	k.value[KNOB_CGROUP_RUNTIME] = crt;
+	k.value[KNOB_CGROUP_PERIOD] = cper;
+	k.has_cgroup = has_cgroup;
+	return k;
+}
+
+static bool same_values(const struct knobs *a, const struct knobs *b)
+{
+	int n = a->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME;
+
+	if (a->has_cgroup != b->has_cgroup)
+		return false;
+	for (int id = 0; id < n; id++)
+		if (a->value[id] != b->value[id])
+			return false;
+	return true;
+}
+
+/*
+ * Applies the plan's steps one at a time from `from`; every intermediate state must be valid,
+ * each step must change a knob, and the end state must equal `to`. Returns the failures found.
+ */
+static int replay(const char *label, const struct knobs *from, const struct knobs *to,
+		  const struct knob_plan *plan)
+{
+	struct knobs state = *from;
+	int failures = 0;
+
+	if (plan->count < 0 || plan->count > KNOB_PLAN_STEPS_MAX) {
+		CHECK(0, "%s: plan has %d steps", label, plan->count);
+		return 1;
+	}
+	for (int i = 0; i < plan->count; i++) {
+		const struct knob_write *w = &plan->step[i];
+		const char *why;
+
+		if ((int)w->knob < 0 || w->knob >= KNOB_COUNT) {
+			CHECK(0, "%s: step %d writes knob %d", label, i, (int)w->knob);
+			return failures + 1;
+		}
+		if (!from->has_cgroup && w->knob >= KNOB_CGROUP_RUNTIME) {
+			CHECK(0, "%s: step %d writes %s on a machine without the cgroup", label, i,
+			      knob_name(w->knob));
+			failures++;
+		}
+		if (state.value[w->knob] == w->value) {
+			CHECK(0, "%s: step %d rewrites %s with its current value %" PRId64, label, i,
+			      knob_name(w->knob), w->value);
+			failures++;
+		}
+		state.value[w->knob] = w->value;
+		why = knobs_invalid_reason(&state);
+		if (why) {
+			CHECK(0, "%s: after step %d (%s = %" PRId64 ") the state is invalid: %s", label, i,
+			      knob_name(w->knob), w->value, why);
+			failures++;
+		}
+	}
+	if (!same_values(&state, to)) {
+		CHECK(0, "%s: the plan ends at %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64
+			 ", want %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64,
+		      label, state.value[0], state.value[1], state.value[2], state.value[3], to->value[0],
+		      to->value[1], to->value[2], to->value[3]);
+		failures++;
+	}
+	return failures;
+}
+
+static int index_of(const struct knob_plan *plan, enum knob_id id)
+{
+	for (int i = 0; i < plan->count; i++)
+		if (plan->step[i].knob == id)
+			return i;
+	return -1;
+}
+
+TEST(knob_ratio_fixed_point)
+{
+	CHECK(knob_ratio(950000, 1000000) == (950000ull << 20) / 1000000,
+	      "950000/1000000: %" PRIu64, knob_ratio(950000, 1000000));
+	CHECK(knob_ratio(950000, 1000000) == 996147, "950000/1000000 = %" PRIu64 ", want 996147",
+	      knob_ratio(950000, 1000000));
+	CHECK(knob_ratio(500000, 1000000) == 1u << 19, "half: %" PRIu64, knob_ratio(500000, 1000000));
+	CHECK(knob_ratio(1000000, 1000000) == 1u << 20, "full: %" PRIu64, knob_ratio(1000000, 1000000));
+	CHECK(knob_ratio(-1, 1000000) == 1u << 20, "-1: %" PRIu64, knob_ratio(-1, 1000000));
+	CHECK(knob_ratio(-1, 1) == 1u << 20, "-1 over period 1: %" PRIu64, knob_ratio(-1, 1));
+	CHECK(knob_ratio(0, 1000000) == 0, "0: %" PRIu64, knob_ratio(0, 1000000));
+	/* Truncation, not rounding: 1/3 of 2^20 = 349525.33. */
+	CHECK(knob_ratio(1, 3) == 349525, "1/3: %" PRIu64, knob_ratio(1, 3));
+	CHECK(knob_ratio(2, 3) == 699050, "2/3: %" PRIu64, knob_ratio(2, 3));
+	/* Same ratio at different scales gives the same fixed point when it is exact. */
+	CHECK(knob_ratio(190000, 200000) == knob_ratio(950000, 1000000), "190000/200000 %" PRIu64,
+	      knob_ratio(190000, 200000));
+	CHECK(knob_ratio(9500000, 10000000) == knob_ratio(950000, 1000000), "ten-second %" PRIu64,
+	      knob_ratio(9500000, 10000000));
+	/* The largest sysctl period does not overflow the shift. */
+	CHECK(knob_ratio(2147483647, 2147483647) == 1u << 20, "INT_MAX/INT_MAX: %" PRIu64,
+	      knob_ratio(2147483647, 2147483647));
+	/* Invalid periods never look acceptable. */
+	CHECK(knob_ratio(1, 0) > 1u << 20, "period 0: %" PRIu64, knob_ratio(1, 0));
+}
+
+TEST(knob_invalid_reason_rules)
+{
+	struct knobs k;
+
+	k = make_knobs(950000, 1000000, 950000, 1000000, true);
+	CHECK(!knobs_invalid_reason(&k), "default invalid: %s", knobs_invalid_reason(&k));
+	k = make_knobs(-1, 1000000, -1, 1000000, true);
+	CHECK(!knobs_invalid_reason(&k), "unlimited invalid: %s", knobs_invalid_reason(&k));
+	k = make_knobs(-1, 1000000, 950000, 1000000, true);
+	CHECK(!knobs_invalid_reason(&k), "global -1, cgroup default invalid: %s", knobs_invalid_reason(&k));
+	k = make_knobs(1000000, 1000000, -1, 1000000, true);
+	CHECK(!knobs_invalid_reason(&k), "global full, cgroup -1 invalid: %s", knobs_invalid_reason(&k));
+	k = make_knobs(950000, 1000000, 190000, 200000, true);
+	CHECK(!knobs_invalid_reason(&k), "equal ratio at other period invalid: %s", knobs_invalid_reason(&k));
+
+	/* Each pair: period positive, runtime -1 or 0..period. */
+	k = make_knobs(950000, 0, 950000, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "sysctl period 0 accepted");
+	k = make_knobs(950000, -1000000, 950000, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "negative sysctl period accepted");
+	k = make_knobs(-2, 1000000, 950000, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "sysctl runtime -2 accepted");
+	k = make_knobs(1000001, 1000000, 950000, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "sysctl runtime > period accepted");
+	k = make_knobs(950000, 1000000, 950000, 0, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup period 0 accepted");
+	k = make_knobs(950000, 1000000, -2, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup runtime -2 accepted");
+	k = make_knobs(-1, 1000000, 1000001, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup runtime > period accepted");
+	/* The root cgroup may not forbid RT entirely. */
+	k = make_knobs(950000, 1000000, 0, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup runtime 0 accepted");
+	/* The root cgroup's ratio may not exceed the global one; -1 counts as ratio 1. */
+	k = make_knobs(500000, 1000000, 950000, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup ratio above global accepted");
+	k = make_knobs(950000, 1000000, -1, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup -1 under a global limit accepted");
+	k = make_knobs(950000, 1000000, 190001, 200000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup ratio a little above global accepted");
+	/* The comparison is exact in fixed point: one unit above is refused, equal is fine. */
+	CHECK(knob_ratio(500001, 1000000) == knob_ratio(500000, 1000000) + 1, "test premise: %" PRIu64,
+	      knob_ratio(500001, 1000000));
+	k = make_knobs(500000, 1000000, 500001, 1000000, true);
+	CHECK(knobs_invalid_reason(&k), "cgroup ratio one fixed-point unit above global accepted");
+	k = make_knobs(500000, 1000000, 500000, 1000000, true);
+	CHECK(!knobs_invalid_reason(&k), "equal ratios refused: %s", knobs_invalid_reason(&k));
+	/* Truncation can make different fractions equal: 1/3 and 333333/1000000 are not, 2/6 is. */
+	k = make_knobs(1, 3, 2, 6, true);
+	CHECK(!knobs_invalid_reason(&k), "1/3 vs 2/6 refused: %s", knobs_invalid_reason(&k));
+	/* Distinct reasons for distinct rules. */
+	{
+		struct knobs a = make_knobs(950000, 1000000, 0, 1000000, true);
+		struct knobs b = make_knobs(500000, 1000000, 950000, 1000000, true);
+		const char *ra = knobs_invalid_reason(&a), *rb = knobs_invalid_reason(&b);
+
+		CHECK(ra && rb && strcmp(ra, rb), "runtime-0 and ratio rules give the same reason '%s'",
+		      ra ? ra : "(null)");
+	}
+
+	/* Without the cgroup only the sysctl pair counts, whatever the cgroup slots hold. */
+	k = make_knobs(950000, 1000000, 0, 0, false);
+	CHECK(!knobs_invalid_reason(&k), "no cgroup, default invalid: %s", knobs_invalid_reason(&k));
+	k = make_knobs(500000, 1000000, 950000, 1000000, false);
+	CHECK(!knobs_invalid_reason(&k), "no cgroup: the cgroup slots were judged: %s", knobs_invalid_reason(&k));
+	k = make_knobs(1000001, 1000000, 0, 0, false);
+	CHECK(knobs_invalid_reason(&k), "no cgroup: runtime > period accepted");
+	k = make_knobs(-1, 0, 0, 0, false);
+	CHECK(knobs_invalid_reason(&k), "no cgroup: period 0 accepted");
+}
+
+TEST(knob_plan_default_to_half_cgroup_first)
+{
+	struct knobs from = make_knobs(950000, 1000000, 950000, 1000000, true);
+	struct knobs to = make_knobs(500000, 1000000, 500000, 1000000, true);
+	struct knob_plan plan;
+	int cg, sys;
+
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> half");
+	CHECK(plan.count == 2, "default -> half: %d steps, want 2", plan.count);
+	cg = index_of(&plan, KNOB_CGROUP_RUNTIME);
+	sys = index_of(&plan, KNOB_SYSCTL_RUNTIME);
+	CHECK(cg >= 0 && sys >= 0 && cg < sys, "cgroup runtime (step %d) must precede sysctl runtime (step %d)",
+	      cg, sys);
+	CHECK(replay("default -> half", &from, &to, &plan) == 0, "replay failed");
+
+	/* And back: the sysctl must rise first. */
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan half -> default");
+	CHECK(plan.count == 2, "half -> default: %d steps, want 2", plan.count);
+	cg = index_of(&plan, KNOB_CGROUP_RUNTIME);
+	sys = index_of(&plan, KNOB_SYSCTL_RUNTIME);
+	CHECK(cg >= 0 && sys >= 0 && sys < cg, "sysctl runtime (step %d) must precede cgroup runtime (step %d)",
+	      sys, cg);
+	CHECK(replay("half -> default", &to, &from, &plan) == 0, "replay failed");
+}
+
+TEST(knob_plan_short_period_four_writes)
+{
+	struct knobs from = make_knobs(950000, 1000000, 950000, 1000000, true);
+	struct knobs to = make_knobs(190000, 200000, 190000, 200000, true);
+	struct knob_plan plan;
+
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> 190000/200000");
+	CHECK(plan.count == 4, "default -> 190000/200000: %d steps, want 4", plan.count);
+	CHECK(replay("default -> 190000/200000", &from, &to, &plan) == 0, "replay failed");
+	/* Every knob is written exactly once. */
+	for (int id = 0; id < KNOB_COUNT; id++)
+		CHECK(index_of(&plan, id) >= 0, "%s not written", knob_name(id));
+
+	/* The restore direction. */
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan 190000/200000 -> default");
+	CHECK(plan.count == 4, "190000/200000 -> default: %d steps, want 4", plan.count);
+	CHECK(replay("190000/200000 -> default", &to, &from, &plan) == 0, "replay failed");
+
+	/* To a long period and back. */
+	to = make_knobs(9500000, 10000000, 9500000, 10000000, true);
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> ten-second-window");
+	CHECK(replay("default -> ten-second", &from, &to, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan ten-second-window -> default");
+	CHECK(replay("ten-second -> default", &to, &from, &plan) == 0, "replay failed");
+}
+
+TEST(knob_plan_unlimited_and_back)
+{
+	struct knobs from = make_knobs(950000, 1000000, 950000, 1000000, true);
+	struct knobs to = make_knobs(-1, 1000000, -1, 1000000, true);
+	struct knob_plan plan;
+
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> unlimited");
+	CHECK(plan.count == 2, "default -> unlimited: %d steps, want 2", plan.count);
+	CHECK(plan.count >= 1 && plan.step[0].knob == KNOB_SYSCTL_RUNTIME && plan.step[0].value == -1,
+	      "the sysctl runtime must go to -1 first (step 0 is %s = %" PRId64 ")",
+	      knob_name(plan.step[0].knob), plan.step[0].value);
+	CHECK(replay("default -> unlimited", &from, &to, &plan) == 0, "replay failed");
+
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan unlimited -> default");
+	CHECK(plan.count == 2, "unlimited -> default: %d steps, want 2", plan.count);
+	CHECK(plan.count >= 1 && plan.step[0].knob == KNOB_CGROUP_RUNTIME && plan.step[0].value == 950000,
+	      "the cgroup runtime must come down first (step 0 is %s = %" PRId64 ")",
+	      knob_name(plan.step[0].knob), plan.step[0].value);
+	CHECK(replay("unlimited -> default", &to, &from, &plan) == 0, "replay failed");
+
+	/* knobs_target builds the same states. */
+	{
+		struct knobs t = knobs_target(&from, -1, 1000000);
+
+		CHECK(same_values(&t, &to), "knobs_target(-1) differs");
+		t = knobs_target(&from, 500000, 1000000);
+		CHECK(t.has_cgroup && t.value[KNOB_CGROUP_RUNTIME] == 500000 && t.value[KNOB_SYSCTL_RUNTIME] == 500000,
+		      "knobs_target(half) did not set both pairs");
+	}
+}
+
+TEST(knob_plan_no_change_and_invalid_targets)
+{
+	struct knobs from = make_knobs(950000, 1000000, 950000, 1000000, true);
+	struct knobs bad;
+	struct knob_plan plan;
+
+	CHECK(knob_plan_make(&from, &from, &plan), "no plan for no change");
+	CHECK(plan.count == 0, "no change: %d steps", plan.count);
+
+	bad = make_knobs(1000001, 1000000, 950000, 1000000, true);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "runtime > period target accepted");
+	bad = make_knobs(950000, 1000000, 0, 1000000, true);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup runtime 0 target accepted");
+	bad = make_knobs(500000, 1000000, 950000, 1000000, true);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup above global target accepted");
+	bad = make_knobs(950000, 0, 950000, 1000000, true);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "period 0 target accepted");
+	bad = make_knobs(-5, 1000000, -5, 1000000, true);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "runtime -5 target accepted");
+	/* The cgroup cannot appear or vanish. */
+	bad = make_knobs(950000, 1000000, 0, 0, false);
+	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup presence change accepted");
+}
+
+TEST(knob_plan_without_cgroup)
+{
+	struct knobs from = make_knobs(950000, 1000000, 0, 0, false);
+	struct knobs to;
+	struct knob_plan plan;
+
+	to = make_knobs(500000, 1000000, 0, 0, false);
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> half (no cgroup)");
+	CHECK(plan.count == 1, "default -> half (no cgroup): %d steps, want 1", plan.count);
+	CHECK(replay("no cgroup: default -> half", &from, &to, &plan) == 0, "replay failed");
+
+	to = make_knobs(190000, 200000, 0, 0, false);
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> 190000/200000 (no cgroup)");
+	CHECK(plan.count == 2, "default -> 190000/200000 (no cgroup): %d steps, want 2", plan.count);
+	/* Runtime must come down before the period shrinks below it. */
+	CHECK(index_of(&plan, KNOB_SYSCTL_RUNTIME) == 0, "runtime not written first");
+	CHECK(replay("no cgroup: default -> 190000/200000", &from, &to, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan back (no cgroup)");
+	CHECK(index_of(&plan, KNOB_SYSCTL_PERIOD) == 0, "period not written first on the way back");
+	CHECK(replay("no cgroup: 190000/200000 -> default", &to, &from, &plan) == 0, "replay failed");
+
+	to = make_knobs(-1, 1000000, 0, 0, false);
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan -> unlimited (no cgroup)");
+	CHECK(plan.count == 1, "-> unlimited (no cgroup): %d steps", plan.count);
+	CHECK(replay("no cgroup: -> unlimited", &from, &to, &plan) == 0, "replay failed");
+
+	/* Stale values in the unused cgroup slots must not matter. */
+	from = make_knobs(950000, 1000000, 7, 3, false);
+	to = make_knobs(500000, 1000000, 1, 2, false);
+	CHECK(knob_plan_make(&from, &to, &plan), "cgroup slots judged on a machine without the cgroup");
+	CHECK(replay("no cgroup: stale slots", &from, &to, &plan) == 0, "replay failed");
+
+	to = make_knobs(2000000, 1000000, 0, 0, false);
+	CHECK(!knob_plan_make(&from, &to, &plan), "invalid target accepted (no cgroup)");
+}
+
+/* A small deterministic LCG (Numerical Recipes constants), so failures reproduce. */
+static uint64_t lcg_state;
+
+static uint64_t lcg_next(void)
+{
+	lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+	return lcg_state >> 33;
+}
+
+static int64_t rand_range(int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(lcg_next() % (uint64_t)(hi - lo + 1));
+}
+
+static int64_t rand_period(void)
+{
+	/* Mix round values (shared divisors, equal ratios) with arbitrary ones. */
+	static const int64_t round_periods[] = { 1000, 10000, 100000, 200000, 1000000, 10000000 };
+
+	if (lcg_next() % 2)
+		return round_periods[lcg_next() % (sizeof(round_periods) / sizeof(round_periods[0]))];
+	return rand_range(1000, 10000000);
+}
+
+static int64_t rand_runtime(int64_t period)
+{
+	switch (lcg_next() % 6) {
+	case 0:
+		return -1;
+	case 1:
+		return period;
+	case 2:
+		return period * 95 / 100;
+	default:
+		return rand_range(1, period);
+	}
+}
+
+/* A random valid state; with a cgroup, its ratio at most the global one. */
+static struct knobs rand_state(bool has_cgroup, bool policy_shaped)
+{
+	for (;;) {
+		int64_t sp = rand_period(), sr = rand_runtime(sp);
+		int64_t cp = rand_period(), cr;
+		struct knobs k;
+
+		if (!has_cgroup)
+			return make_knobs(sr, sp, 0, 0, false);
+		if (policy_shaped || lcg_next() % 3 == 0) {
+			/* What knobs_target writes: the same pair in both. */
+			cp = sp;
+			cr = sr;
+		} else {
+			cr = rand_runtime(cp);
+		}
+		k = make_knobs(sr, sp, cr, cp, true);
+		if (!knobs_invalid_reason(&k))
+			return k;
+	}
+}
+
+/*
+ * An independent oracle: tries every order of the writes of the knobs that differ (each written
+ * once, with its target value) and says whether one keeps every state valid.
+ */
+static bool some_order_works(const struct knobs *from, const struct knobs *to)
+{
+	int ids[KNOB_COUNT], n = 0;
+	int perm[KNOB_COUNT];
+
+	for (int id = 0; id < (from->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME); id++)
+		if (from->value[id] != to->value[id])
+			ids[n++] = id;
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	for (;;) {
+		struct knobs state = *from;
+		bool ok = true;
+
+		for (int i = 0; i < n && ok; i++) {
+			state.value[ids[perm[i]]] = to->value[ids[perm[i]]];
+			ok = !knobs_invalid_reason(&state);
+		}
+		if (ok)
+			return true;
+		/* Next permutation (lexicographic). */
+		{
+			int i = n - 2, j = n - 1, t;
+
+			while (i >= 0 && perm[i] > perm[i + 1])
+				i--;
+			if (i < 0)
+				return false;
+			while (perm[j] < perm[i])
+				j--;
+			t = perm[i], perm[i] = perm[j], perm[j] = t;
+			for (int a = i + 1, b = n - 1; a < b; a++, b--)
+				t = perm[a], perm[a] = perm[b], perm[b] = t;
+		}
+	}
+}
+
+/*
+ * Random (from, to) pairs. Policy-shaped pairs (both pairs equal, as knobs_target writes) must
+ * always get a plan. General pairs must get one whenever some order of the target writes works,
+ * and with the detour through sysctl runtime -1 every valid pair gets one.
+ */
+static void property_run(bool has_cgroup, bool policy_shaped, int pairs)
+{
+	int no_plan = 0, bad_plans = 0, wrong_answer = 0, planned = 0;
+
+	for (int i = 0; i < pairs; i++) {
+		struct knobs from = rand_state(has_cgroup, policy_shaped);
+		struct knobs to = rand_state(has_cgroup, policy_shaped);
+		struct knob_plan plan;
+		bool found, oracle;
+		char label[200];
+
+		snprintf(label, sizeof(label),
+			 "case %d: %" PRId64 "/%" PRId64 " cg %" PRId64 "/%" PRId64 " -> %" PRId64 "/%" PRId64
+			 " cg %" PRId64 "/%" PRId64,
+			 i, from.value[0], from.value[1], from.value[2], from.value[3], to.value[0], to.value[1],
+			 to.value[2], to.value[3]);
+		found = knob_plan_make(&from, &to, &plan);
+		oracle = some_order_works(&from, &to);
+		if (oracle && !found && wrong_answer++ < 5)
+			CHECK(0, "%s: knob_plan_make says %d, trying every order says %d", label, found, oracle);
+		if (!found) {
+			if (no_plan++ < 5)
+				CHECK(0, "%s: no plan found", label);
+			continue;
+		}
+		planned++;
+		if (replay(label, &from, &to, &plan) && bad_plans++ > 5)
+			break;
+	}
+	CHECK(wrong_answer == 0 && bad_plans == 0 && no_plan == 0,
+	      "%s%s: %d pairs without a plan, %d bad plans, %d disagree with the oracle",
+	      has_cgroup ? "cgroup" : "no cgroup", policy_shaped ? ", policy-shaped" : "", no_plan,
+	      bad_plans, wrong_answer);
+	/* The generator must actually exercise the planner. */
+	CHECK(planned > pairs / 2, "only %d of %d pairs were planned", planned, pairs);
+}
+
+TEST(knob_plan_property_policy_pairs)
+{
+	lcg_state = 20261203;
+	property_run(true, true, 20000);
+}
+
+TEST(knob_plan_property_general_pairs)
+{
+	lcg_state = 7;
+	property_run(true, false, 20000);
+}
+
+TEST(knob_plan_property_no_cgroup)
+{
+	lcg_state = 42;
+	property_run(false, false, 5000);
+}
+
+/* A failed apply rolls back from wherever it stopped: every prefix of a plan must plan back. */
+TEST(knob_plan_rollback_from_every_prefix)
+{
+	static const int64_t pairs[][2] = {
+		{ 950000, 1000000 }, { -1, 1000000 }, { 500000, 1000000 }, { 1000000, 1000000 },
+		{ 9500000, 10000000 }, { 190000, 200000 }, { 1000, 1000 }, { -1, 200000 },
+	};
+	const int n = (int)(sizeof(pairs) / sizeof(pairs[0]));
+
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			struct knobs A = make_knobs(pairs[a][0], pairs[a][1], pairs[a][0], pairs[a][1], true);
+			struct knobs B = make_knobs(pairs[b][0], pairs[b][1], pairs[b][0], pairs[b][1], true);
+			struct knobs state = A;
+			struct knob_plan plan, back;
+
+			if (!knob_plan_make(&A, &B, &plan)) {
+				CHECK(0, "no plan %" PRId64 "/%" PRId64 " -> %" PRId64 "/%" PRId64, pairs[a][0],
+				      pairs[a][1], pairs[b][0], pairs[b][1]);
+				continue;
+			}
+			for (int i = 0; i < plan.count; i++) {
+				state.value[plan.step[i].knob] = plan.step[i].value;
+				CHECK(knob_plan_make(&state, &A, &back) && replay("rollback", &state, &A, &back) == 0,
+				      "%" PRId64 "/%" PRId64 " -> %" PRId64 "/%" PRId64 ": no rollback after step %d",
+				      pairs[a][0], pairs[a][1], pairs[b][0], pairs[b][1], i);
+			}
+		}
+}
+
+/*
+ * From sysctl 950000/1000000 with the root cgroup at 190000/200000 (equal ratio, other period)
+ * to 190000/200000 in both, no order of the target writes works: the sysctl runtime first drops
+ * the global ratio under the cgroup's, the period first leaves runtime > period. The detour
+ * sysctl runtime -1, period 200000, runtime 190000 is valid at every step.
+ */
+TEST(knob_plan_needs_detour)
+{
+	struct knobs from = make_knobs(950000, 1000000, 190000, 200000, true);
+	struct knobs to = make_knobs(190000, 200000, 190000, 200000, true);
+	struct knob_plan plan;
+
+	CHECK(knob_plan_make(&from, &to, &plan), "no plan although a detour through -1 exists");
+	if (plan.count)
+		CHECK(replay("detour", &from, &to, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, &plan), "no plan back although a detour through -1 exists");
+}

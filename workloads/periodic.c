@@ -1,0 +1,84 @@
+/*
+ * The calibrated periodic task (the "90% RT application"): every period it does a fixed number
+ * of steps of the gap-measuring loop, calibrated beforehand to take W us of CPU. A gap inside a
+ * job is a preemption; a job that ends after its period is a deadline miss.
+ */
+#include "latency.h"
+#include "roles.h"
+#include "spin_measure.h"
+#include "util.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <time.h>
+
+void role_periodic(struct window_shm *shm, struct task_record *rec)
+{
+	struct periodic_stats *p = &rec->u.periodic;
+	const uint64_t period = rec->config.interval_ns;
+	uint64_t release = shm->start_ns, end = shm->start_ns;
+	struct spin_state st;
+
+	spin_begin(rec, shm->start_ns, &st);
+	while (release + period <= shm->end_ns) {
+		uint64_t gaps_before, cpu_before, response;
+		int cpu;
+
+		sleep_until_ns(release);
+		gaps_before = rec->gaps.count;
+		st.max_gap_ns = 0;
+		cpu_before = thread_cpu_ns();
+		/* From the release: a late wake-up (the limit cutting in between jobs) is a gap of this job. */
+		end = spin_loops(rec, &st, release, rec->config.work_loops);
+		p->work_cpu_ns += thread_cpu_ns() - cpu_before;
+		cpu = sched_getcpu();
+		if (cpu >= 0 && cpu < 32)
+			p->cpus_seen |= 1u << cpu;
+		response = end - release;
+		latency_record(&p->response, release - shm->start_ns, response);
+		p->jobs++;
+		if (response > period) {
+			p->deadline_misses++;
+			/* Told apart: the limit cutting in, or a job that ran long on a noisy machine. */
+			if (st.max_gap_ns >= rec->config.throttle_gap_ns)
+				p->throttled_misses++;
+		}
+		if (rec->gaps.count > gaps_before) {
+			p->preempted_jobs++;
+			p->preemptions += rec->gaps.count - gaps_before;
+		}
+		if (response > p->max_response_ns)
+			p->max_response_ns = response;
+		/*
+		 * Releases stay on the period grid, as a control loop's do: a late job makes the
+		 * next ones start late until the task catches up, so demand above the limit stays
+		 * above it and the throttle shows.
+		 */
+		release += period;
+	}
+	spin_end(rec, &st, end > shm->end_ns ? end : shm->end_ns);
+}
+
+/* Loops per microsecond of CPU time of the same loop, a few samples; the spread is reported. */
+void role_calibrate(struct window_shm *shm, struct task_record *rec)
+{
+	struct calibration_stats *c = &rec->u.calibration;
+	struct spin_state st;
+	uint64_t now = shm->start_ns;
+	int samples = rec->config.calibration_samples;
+
+	if (samples > 16)
+		samples = 16;
+	spin_begin(rec, shm->start_ns, &st);
+	for (int i = 0; i < samples; i++) {
+		uint64_t cpu_before = thread_cpu_ns(), cpu_used;
+
+		now = spin_loops(rec, &st, mono_ns(), rec->config.calibration_loops);
+		cpu_used = thread_cpu_ns() - cpu_before;
+		c->loops_per_us[i] = cpu_used ? (double)rec->config.calibration_loops / (cpu_used / 1000.0) : 0;
+		c->samples = i + 1;
+		/* Sleep between samples: keeps RT time far below any throttle. */
+		sleep_until_ns(mono_ns() + 5000000ull);
+	}
+	spin_end(rec, &st, now);
+}

@@ -1,0 +1,15 @@
+/* Task bodies: each runs from the window start to its end, filling its record. */
+#ifndef RTT_ROLES_H
+#define RTT_ROLES_H
+
+#include "task_shm.h"
+
+void role_spin(struct window_shm *shm, struct task_record *rec);	/* hog, victim, noise */
+void role_probe(struct window_shm *shm, struct task_record *rec);
+void role_periodic(struct window_shm *shm, struct task_record *rec);
+void role_calibrate(struct window_shm *shm, struct task_record *rec);
+void role_admin(struct window_shm *shm, struct task_record *rec);
+void role_burst_hog(struct window_shm *shm, struct task_record *rec);
+void role_kernel_work(struct window_shm *shm, struct task_record *rec);
+
+#endif
