@@ -280,5 +280,10 @@ int cmd_run(int argc, char **argv)
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
 	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = choose_output(&opt, &raw)))
 		return err;
+	{
+		int64_t period;
+
+		opt.restored_period_us = read_i64_file("/proc/sys/kernel/sched_rt_period_us", &period) ? period : 1000000;
+	}
 	return run_execute(&opt);
 }

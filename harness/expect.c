@@ -30,8 +30,27 @@ void limiter_for(const struct kernel_model *km, const struct policy *p, struct l
 			l->hog_share = fs_share;
 			l->gap_us = (double)km->fs_runtime_us;
 			l->interval_us = (double)km->fs_period_us;
+			/*
+			 * RT throttling still acts at the end of its long period, for what the fair
+			 * server's slots did not already take: that gap may join a fair-server slot.
+			 */
+			if (p->period_us > km->fs_period_us)
+				l->max_slot_us = km->fs_runtime_us +
+						 fmax(0, (double)(p->period_us - p->runtime_us) -
+								 ((double)p->period_us / km->fs_period_us - 1) * km->fs_runtime_us);
 			snprintf(l->why, sizeof(l->why), "%s, but the fair server (%lld/%lld us) leaves RT less",
 				 regime_name(l->regime), (long long)km->fs_runtime_us, (long long)km->fs_period_us);
+		} else if (km->fair_server && p->period_us < km->fs_period_us && fs_share <= l->hog_share + 1e-9) {
+			/*
+			 * A short RT period under a fair server asking as much: measured on 6.18, CFS then
+			 * gets the RT slots and, now and then, the fair server's own slot on top. The hog's
+			 * share lies between the two limits' sum and the policy's ratio.
+			 */
+			l->share_band = (1.0 - fs_share) / 2;
+			l->hog_share -= l->share_band;
+			l->max_slot_us = fmax(l->gap_us, (double)km->fs_runtime_us);
+			snprintf(l->why, sizeof(l->why), "%s with a fair server on a longer period: CFS gets the RT slots and at times the fair server's %lld us",
+				 regime_name(l->regime), (long long)km->fs_runtime_us);
 		}
 		break;
 	case REGIME_FAIR_SERVER_ONLY:
@@ -47,6 +66,8 @@ void limiter_for(const struct kernel_model *km, const struct policy *p, struct l
 		snprintf(l->why, sizeof(l->why), "no-limit: nothing preempts a FIFO hog; CFS on its CPU starves");
 		break;
 	}
+	if (l->max_slot_us < l->gap_us)
+		l->max_slot_us = l->gap_us;
 }
 
 double throttle_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us)

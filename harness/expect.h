@@ -45,7 +45,9 @@ struct limiter {
 	double hog_share;
 	double gap_us;		/* the CFS slot each interval */
 	double interval_us;
-	char why[160];
+	double max_slot_us;	/* the longest CFS slot, when two mechanisms give slots */
+	double share_band;	/* how far the hog's share may sit below hog_share + band, both ways */
+	char why[200];
 };
 
 void limiter_for(const struct kernel_model *km, const struct policy *p, struct limiter *out);

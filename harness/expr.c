@@ -1,6 +1,7 @@
 #include "expr.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ static double factor(struct parser *ps)
 		char *end;
 		double v = strtod(ps->p, &end);
 
+		/* Plain decimals only: no hex, and nothing that overflows to infinity. */
+		if (memchr(ps->p, 'x', (size_t)(end - ps->p)) || memchr(ps->p, 'X', (size_t)(end - ps->p)) ||
+		    !isfinite(v)) {
+			fail(ps, "not a plain finite number");
+			return 0;
+		}
 		ps->p = end;
 		return v;
 	}

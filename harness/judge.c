@@ -15,9 +15,9 @@ struct lookup_ctx {
 };
 
 static const char *const quantities[] = {
-	"rt_share", "cfs_share", "slot_us", "interval_us", "rt_run_us", "slots_in_window", "limited",
+	"rt_share", "cfs_share", "slot_us", "limit_interval_us", "rt_run_us", "slots_in_window", "limited",
 	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
-	"share_tol", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
+	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 };
 
 static double window_share_tol(const struct judge_context *jc)
@@ -65,7 +65,11 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = 1 - l->hog_share;
 	else if (!strcmp(name, "slot_us"))
 		*v = l->gap_us;
-	else if (!strcmp(name, "interval_us"))
+	else if (!strcmp(name, "max_slot_us"))
+		*v = l->max_slot_us;
+	else if (!strcmp(name, "share_band"))
+		*v = l->share_band;
+	else if (!strcmp(name, "limit_interval_us"))
 		*v = l->interval_us;
 	else if (!strcmp(name, "rt_run_us"))
 		*v = l->interval_us - l->gap_us;
@@ -103,6 +107,7 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 			*v = jc->noise->loss_share + jc->steal_us / window_us + 0.002 + 2 * jc->model->tick_us / (span * 1e6);
 		else
 			*v = window_share_tol(jc);
+		*v += l->share_band;
 	} else if (!strcmp(name, "cgroup_rt_share") || !strcmp(name, "cgroup_rt_runtime_us")) {
 		const char *group = lc->s->tasks[lc->task].cgroup;
 
@@ -128,17 +133,16 @@ static bool lookup(void *ctx, const char *name, double *v)
 		*v = 0.37;	/* a placeholder that is no pole of a sensible expression */
 		for (size_t i = 0; i < sizeof(quantities) / sizeof(quantities[0]); i++)
 			if (!strcmp(name, quantities[i]))
-				return true;
+				return strncmp(name, "cgroup_", 7) || s->tasks[lc->task].cgroup[0];
 		if (dot) {
 			char task[32];
 
 			snprintf(task, sizeof(task), "%.*s", (int)(dot - name), name);
 			return scenario_task_index(s, task) >= 0;
 		}
-		for (int t = 0; t < s->task_count; t++)
-			if (json_object_object_get_ex(s->tasks[t].params, name, NULL) || !strcmp(name, s->sweep_param))
-				return true;
-		return false;
+		if (s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[lc->task].name, s->sweep_task))
+			return true;
+		return json_object_object_get_ex(s->tasks[lc->task].params, name, NULL);
 	}
 	if (quantity(lc, name, v))
 		return true;
@@ -252,6 +256,14 @@ int judge_result(const struct judge_context *jc, struct check *out, int max)
 		judge_one(jc, sc, task, &out[n++]);
 	}
 	return n;
+}
+
+bool judge_is_quantity(const char *name)
+{
+	for (size_t i = 0; i < sizeof(quantities) / sizeof(quantities[0]); i++)
+		if (!strcmp(name, quantities[i]))
+			return true;
+	return false;
 }
 
 bool judge_validate(const struct scenario *s, char *err, size_t len)

@@ -24,6 +24,8 @@ struct judge_context {
 
 /* Returns how many checks were written; a check whose metric is absent has measured=false. */
 int judge_result(const struct judge_context *jc, struct check *out, int max);
+/* True when `name` is a model quantity (a task parameter may not take such a name). */
+bool judge_is_quantity(const char *name);
 /* At load time: every name in every expression is known. False with the reason in err. */
 bool judge_validate(const struct scenario *s, char *err, size_t len);
 /* A model quantity by name (rt_share, slot_us, ...), for tables and tests. */

@@ -23,8 +23,9 @@ double median(double *values, int count)
 	return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
-static void throttle_stats(const struct gap_stats *g, double threshold_us, struct task_metrics *m)
+static void throttle_stats(const struct task_record *rec, double threshold_us, struct task_metrics *m)
 {
+	const struct gap_stats *g = &rec->gaps;
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
 	const struct gap_event *first = NULL, *last = NULL;
 	int n = 0, k = 0, k_lens = 0;
@@ -33,6 +34,12 @@ static void throttle_stats(const struct gap_stats *g, double threshold_us, struc
 		const struct gap_event *e = &g->long_gaps[i];
 
 		if (e->len_ns / 1000.0 < threshold_us)
+			continue;
+		/*
+		 * A gap still open at the window end was ended by the window (its CFS tasks stopped
+		 * there, and the CPU went back to RT): neither its length nor its end is the kernel's.
+		 */
+		if (rec->config.window_ns && e->start_ns + e->len_ns >= rec->config.window_ns)
 			continue;
 		/* Ends, not starts: the kernel's period timer ends a throttle; a tick starts it. */
 		if (last) {
@@ -73,7 +80,7 @@ void metrics_compute(const struct task_record *rec, double throttle_threshold_us
 	m->gap_max_us = (double)g->max_ns / 1000.0;
 	m->throttle_threshold_us = throttle_threshold_us;
 	m->loop_ns = rec->iterations ? (double)rec->cpu_ns / (double)rec->iterations : 0;
-	throttle_stats(g, throttle_threshold_us, m);
+	throttle_stats(rec, throttle_threshold_us, m);
 }
 
 json_object *gap_hist_to_json(const struct gap_stats *g)

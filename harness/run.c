@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #define HOG_PRIORITY 50
-#define CALIBRATION_SAMPLES 10
-#define CALIBRATION_LOOPS 200000ull	/* ~5 ms a sample at ~25 ns a step */
+#define CALIBRATION_SAMPLES 11	/* the first warms up and is left out */
+#define CALIBRATION_LOOPS 360000ull	/* ~9 ms a sample at ~25 ns a step: a 90% job of 10 ms */
 
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
 {
@@ -60,8 +60,13 @@ static double planned_seconds(const struct run_options *opt)
 		const struct scenario *s = opt->scenario[i];
 		int np = run_policies(opt, s, policies);
 
-		for (int k = 0; k < np; k++)
-			total += run_window_s(opt, s, &policies[k]) * (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+		for (int k = 0; k < np; k++) {
+			double windows = (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+
+			total += run_window_s(opt, s, &policies[k]) * windows;
+			/* Settling: a period after each window (see run_case.c). */
+			total += fmax(policies[k].period_us, opt->restored_period_us) / 1e6 * windows;
+		}
 	}
 	return total;
 }
@@ -153,34 +158,38 @@ failed:
 /* Loops per microsecond of the periodic task's work loop, at RT priority on the measured CPU. */
 static bool calibrate(struct run_ctx *ctx)
 {
-	struct task_config cal = run_task_config(ROLE_CALIBRATE, "calibrate", ctx->opt->cpu, 1);
+	struct task_config tasks[2] = {
+		run_task_config(ROLE_CALIBRATE, "calibrate", ctx->opt->cpu, 1),
+		run_task_config(ROLE_VICTIM, "cfs", ctx->opt->cpu, 1),
+	};
+	struct task_config *cal = &tasks[0];
 	const struct calibration_stats *c = &ctx->shm->task[0].u.calibration;
 	double values[16], lo, hi;
 	json_object *obj, *arr;
 	enum window_status status;
 	char why[256];
 
-	cal.sched_policy = SCHED_FIFO;
-	cal.priority = HOG_PRIORITY;
-	cal.calibration_samples = CALIBRATION_SAMPLES;
-	cal.calibration_loops = CALIBRATION_LOOPS;
+	cal->sched_policy = SCHED_FIFO;
+	cal->priority = HOG_PRIORITY;
+	cal->calibration_samples = CALIBRATION_SAMPLES;
+	cal->calibration_loops = CALIBRATION_LOOPS;
 	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
-	status = run_measure(ctx, NULL, &cal, 1, 0.3, why, sizeof(why));
-	if (status != WINDOW_OK || c->samples == 0) {
+	status = run_measure(ctx, NULL, tasks, 2, 0.3, why, sizeof(why));
+	if (status != WINDOW_OK || c->samples < 2) {
 		fprintf(stderr, "rtthrottle: calibration failed: %s\n", why);
 		if (status == WINDOW_INTERRUPTED)
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
 	}
 	arr = json_object_new_array();
-	lo = hi = c->loops_per_us[0];
-	for (int i = 0; i < c->samples; i++) {
-		values[i] = c->loops_per_us[i];
-		lo = fmin(lo, values[i]);
-		hi = fmax(hi, values[i]);
-		json_object_array_add(arr, json_object_new_double(values[i]));
+	lo = hi = c->loops_per_us[1];
+	for (int i = 1; i < c->samples; i++) {
+		values[i - 1] = c->loops_per_us[i];
+		lo = fmin(lo, values[i - 1]);
+		hi = fmax(hi, values[i - 1]);
+		json_object_array_add(arr, json_object_new_double(values[i - 1]));
 	}
-	ctx->loops_per_us = median(values, c->samples);
+	ctx->loops_per_us = median(values, c->samples - 1);
 	obj = json_object_new_object();
 	json_object_object_add(obj, "cpu", json_object_new_int(ctx->opt->cpu));
 	json_object_object_add(obj, "loops_per_us", json_object_new_double(ctx->loops_per_us));
@@ -188,7 +197,7 @@ static bool calibrate(struct run_ctx *ctx)
 	json_object_object_add(obj, "samples", arr);
 	json_object_object_add(ctx->root, "calibration", obj);
 	ktap_diag("calibration on CPU %d: %.2f loops/us, spread %.2f%% over %d samples", ctx->opt->cpu,
-		  ctx->loops_per_us, 100 * (hi - lo) / ctx->loops_per_us, c->samples);
+		  ctx->loops_per_us, 100 * (hi - lo) / ctx->loops_per_us, c->samples - 1);
 	return true;
 }
 
@@ -239,7 +248,7 @@ static void move_off_cpu(int cpu)
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
-	for (int c = 0; c < CPU_SETSIZE; c++)
+	for (int c = 0; c <= cpu_last_online(); c++)
 		if (c != cpu && cpu_is_online(c))
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set))
@@ -270,14 +279,19 @@ static int measure_all(struct run_ctx *ctx)
 	return 0;
 }
 
-static void finish_document(struct run_ctx *ctx, int status)
+/* Returns whether the results file was written. */
+static bool finish_document(struct run_ctx *ctx, int status)
 {
+	bool written;
+
 	results_finish(ctx->root, !ctx->stop_reason[0] && status == 0, ctx->stop_reason[0] ? ctx->stop_reason : NULL);
 	tables_add(ctx->root, ctx->results, &ctx->model);
 	if (json_object_array_length(ctx->results))
 		tables_print(ctx->root);
-	if (results_write(ctx->root, ctx->opt->output))
+	written = results_write(ctx->root, ctx->opt->output);
+	if (written)
 		fprintf(stderr, "rtthrottle: results in %s\n", ctx->opt->output);
+	return written;
 }
 
 static int run_unprivileged(struct run_ctx *ctx, const char *reason)
@@ -285,8 +299,7 @@ static int run_unprivileged(struct run_ctx *ctx, const char *reason)
 	ktap_plan(run_planned_results(ctx->opt));
 	for_each_case(ctx, true, reason);
 	fprintf(stderr, "rtthrottle: every check skipped: %s\n", reason);
-	finish_document(ctx, 0);
-	return EXIT_ALL_SKIPPED;
+	return finish_document(ctx, 0) ? EXIT_ALL_SKIPPED : EXIT_CHECK_FAILED;
 }
 
 int run_execute(const struct run_options *opt)
@@ -296,7 +309,7 @@ int run_execute(const struct run_options *opt)
 	const char *skip;
 	struct knobs after;
 	int lock_fd, status;
-	bool restore_ok;
+	bool restore_ok, written;
 
 	gethostname(host, sizeof(host));
 	format_utc(realtime_ns(), stamp, sizeof(stamp), true);
@@ -306,7 +319,7 @@ int run_execute(const struct run_options *opt)
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	json_object_object_add(ctx.root, "system", sysinfo_collect());
-	for (int c = 0; c < CPU_SETSIZE && ctx.other_cpu < 0; c++)
+	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
 		if (c != opt->cpu && cpu_is_online(c))
 			ctx.other_cpu = c;
 
@@ -331,20 +344,29 @@ int run_execute(const struct run_options *opt)
 			return EXIT_CHECK_FAILED;
 		}
 	}
-	if (!knobs_read(&ctx.before) || !state_save(&ctx.before, getpid())) {
+	if (!knobs_read(&ctx.before)) {
+		close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
+	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
+	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
+		ctx.longest_period_us = ctx.before.value[KNOB_CGROUP_PERIOD];
+	move_off_cpu(opt->cpu);
+	signals_install();
+	/* The guardian before the state file: from the moment it exists, someone acts on it. */
+	if (!guardian_start()) {
+		close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
+	if (!state_save(&ctx.before, getpid())) {
+		guardian_release();
 		close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;
 	}
 	json_object_object_add(ctx.root, "knobs_before", knobs_to_json(&ctx.before));
-	move_off_cpu(opt->cpu);
-	signals_install();
-	if (!guardian_start()) {
-		state_remove();
-		close(lock_fd);
-		json_object_put(ctx.root);
-		return EXIT_CHECK_FAILED;
-	}
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt));
 	progress_begin(opt->quiet, planned_seconds(opt));
@@ -362,14 +384,14 @@ int run_execute(const struct run_options *opt)
 	json_object_object_add(ctx.root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
 	json_object_object_add(ctx.root, "knobs_restored", json_object_new_boolean(restore_ok));
 	json_object_object_add(ctx.root, "kernel_model", kernel_model_to_json(&ctx.model, &ctx.observed));
-	finish_document(&ctx, status);
+	written = finish_document(&ctx, status);
 	window_shm_destroy(ctx.shm);
 	json_object_put(ctx.root);
 	close(lock_fd);
 
 	if (signals_stop_requested())
 		return 128 + signals_stop_requested();
-	if (status < 0 || !restore_ok || ctx.failed)
+	if (status < 0 || !restore_ok || ctx.failed || !written)
 		return EXIT_CHECK_FAILED;
 	return ctx.passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
 }

@@ -26,6 +26,7 @@ struct run_options {
 	char cmdline[1024];
 	bool quiet;
 	const char *suite;
+	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
 };
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */

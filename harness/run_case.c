@@ -1,10 +1,12 @@
 #include "run_case.h"
 #include "cgroups.h"
 #include "cpu_stat.h"
+#include "guardian.h"
 #include "judge.h"
 #include "metrics.h"
 #include "report.h"
 #include "signals.h"
+#include "util.h"
 
 #include <math.h>
 #include <sched.h>
@@ -30,6 +32,30 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 	return c;
 }
 
+/*
+ * RT time a window ran up is only forgiven when the kernel's period timer fires, and
+ * shortening the period does not re-arm that timer: the next window's RT tasks would start
+ * with another window's budget spent, throttled for up to the old period. Wait one period
+ * (the longer of the policy's and the restored one) so no window inherits another's budget.
+ */
+static void settle_after(struct run_ctx *ctx, const struct policy *p)
+{
+	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
+	uint64_t until;
+
+	if (p->period_us > period)
+		period = p->period_us;
+	if (period > 1000000)
+		progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
+			      period / 1e6, p->name);
+	until = now_ns() + (uint64_t)period * 1000ull;
+	while (now_ns() < until && !signals_stop_requested()) {
+		uint64_t step = now_ns() + 100000000ull;	/* stay responsive to signals */
+
+		sleep_until_ns(step < until ? step : until);
+	}
+}
+
 enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
 			       int count, double window_s, char *why, size_t why_len)
 {
@@ -38,6 +64,8 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 	if (p) {
 		struct knobs target = knobs_target(&ctx->before, p->runtime_us, p->period_us);
 
+		if (p->period_us > ctx->longest_period_us)
+			ctx->longest_period_us = p->period_us;
 		if (!knobs_apply(&target)) {
 			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", p->name,
 				 (long long)p->runtime_us, (long long)p->period_us);
@@ -48,7 +76,15 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		uint64_t steal_before = 0, steal_after = 0;
 		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
 
-		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), why, why_len);
+		/*
+		 * Shortening the RT period does not re-arm the kernel's period timer: a queue
+		 * throttled under a longer period stays throttled until that timer fires. Setup
+		 * may wait that long.
+		 */
+		uint64_t setup_ns = 3000000000ull + (uint64_t)ctx->longest_period_us * 1000ull;
+
+		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), setup_ns, why, why_len);
+		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
 	}
@@ -57,6 +93,8 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
 		status = WINDOW_TASK_FAILED;
 	}
+	if (p && status == WINDOW_OK)
+		settle_after(ctx, p);
 	progress_advance(window_s);
 	return status;
 }
@@ -226,6 +264,25 @@ static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, cons
 	return ok && (judged > 0 || n == 0);
 }
 
+/*
+ * The limit the scenario's tasks meet. The fair server only acts for CFS tasks: with none on
+ * the measured CPU, RT throttling (or nothing) is all there is.
+ */
+static void scenario_limiter(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+			     struct limiter *out)
+{
+	struct kernel_model model = ctx->model;
+	bool cfs = false;
+
+	/* Kernel work runs in the measured CPU's kworker, a CFS task. */
+	for (int i = 0; i < s->task_count; i++)
+		cfs |= (s->tasks[i].sched_policy == SCHED_OTHER && s->tasks[i].cpu == CPU_MEASURED) ||
+		       s->tasks[i].role == ROLE_KERNEL_WORK;
+	if (!cfs)
+		model.fair_server = false;
+	limiter_for(&model, p, out);
+}
+
 void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep)
 {
 	const double window_s = run_window_s(ctx->opt, s, p);
@@ -237,7 +294,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	bool ok;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
-	limiter_for(&ctx->model, p, &limiter);
+	scenario_limiter(ctx, s, p, &limiter);
 	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
 	json_object_object_add(res, "window_s", json_object_new_double(window_s));
 	progress_step("%s: policy %lld/%lld, %.1f s window, expecting %s", name, (long long)p->runtime_us,

@@ -24,6 +24,7 @@ struct run_ctx {
 	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
 	int other_cpu;		/* an online CPU that is not measured, -1 if none */
+	int64_t longest_period_us;	/* of any policy applied so far */
 };
 
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

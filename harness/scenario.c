@@ -2,6 +2,7 @@
 #include "judge.h"
 #include "kernel_model.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -66,6 +67,32 @@ static void at(struct loader *ld, const char *fmt, ...)
 	va_end(ap);
 }
 
+static bool word_in_list(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == len && !strncmp(p, word, len))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+/* Unknown keys are refused: a misspelt "regimes" must not silently judge every regime. */
+static bool only_keys(struct loader *ld, json_object *obj, const char *allowed)
+{
+	json_object_object_foreach(obj, key, val) {
+		(void)val;
+		if (!word_in_list(allowed, key))
+			return bad(ld, "unknown field \"%s\" (allowed: %s)", key, allowed);
+	}
+	return true;
+}
+
 static bool get_string(struct loader *ld, json_object *obj, const char *key, bool required, char *out, size_t len)
 {
 	json_object *v;
@@ -79,6 +106,8 @@ static bool get_string(struct loader *ld, json_object *obj, const char *key, boo
 		return bad(ld, "\"%s\" must be a string", key);
 	if (strlen(json_object_get_string(v)) >= len)
 		return bad(ld, "\"%s\" is longer than %zu characters", key, len - 1);
+	if (required && !*json_object_get_string(v))
+		return bad(ld, "\"%s\" is empty", key);
 	snprintf(out, len, "%s", json_object_get_string(v));
 	return true;
 }
@@ -99,20 +128,6 @@ static bool get_number(struct loader *ld, json_object *obj, const char *key, dou
 	return true;
 }
 
-static bool word_in_list(const char *list, const char *word)
-{
-	size_t len = strlen(word);
-
-	for (const char *p = list; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (n == len && !strncmp(p, word, len))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
 
 static bool load_policies(struct loader *ld, json_object *arr, struct scenario *s)
 {
@@ -133,7 +148,8 @@ static bool load_policies(struct loader *ld, json_object *arr, struct scenario *
 			const char *why;
 
 			memset(out, 0, sizeof(*out));
-			if (!get_string(ld, p, "name", true, out->name, sizeof(out->name)) ||
+			if (!only_keys(ld, p, "name,runtime_us,period_us") ||
+			    !get_string(ld, p, "name", true, out->name, sizeof(out->name)) ||
 			    !get_number(ld, p, "runtime_us", -1, 2147483647, &runtime) ||
 			    !get_number(ld, p, "period_us", 1, 2147483647, &period))
 				return false;
@@ -165,6 +181,8 @@ static bool load_params(struct loader *ld, json_object *task, struct scenario_ta
 		if (!role_params[t->role] || !word_in_list(role_params[t->role], key))
 			return bad(ld, "role %s takes no parameter \"%s\" (it takes: %s)", role_names[t->role], key,
 				   role_params[t->role] && *role_params[t->role] ? role_params[t->role] : "none");
+		if (judge_is_quantity(key))
+			return bad(ld, "parameter \"%s\" would hide the model quantity of that name", key);
 		if (!strcmp(key, "target")) {
 			if (!json_object_is_type(val, json_type_string))
 				return bad(ld, "params.target must name a task");
@@ -188,6 +206,8 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 	memset(t, 0, sizeof(*t));
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(ld, "a task is an object");
+	if (!only_keys(ld, obj, "name,role,class,priority,nice,cpu,cgroup,params"))
+		return false;
 	if (!get_string(ld, obj, "name", true, t->name, sizeof(t->name)) ||
 	    !get_string(ld, obj, "role", true, role, sizeof(role)) ||
 	    !get_string(ld, obj, "class", false, cls, sizeof(cls)) ||
@@ -212,8 +232,12 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 		return bad(ld, "unknown class \"%s\" (fifo, rr, other, deadline)", cls);
 	if (t->sched_policy == SCHED_FIFO || t->sched_policy == SCHED_RR) {
 		priority = 50;
+		if (json_object_object_get_ex(obj, "nice", NULL))
+			return bad(ld, "\"nice\" is for class other; class %s takes \"priority\"", cls);
 		if (!get_number(ld, obj, "priority", 1, 99, &priority))
 			return false;
+	} else if (json_object_object_get_ex(obj, "priority", NULL)) {
+		return bad(ld, "\"priority\" is for classes fifo and rr; class %s takes \"nice\" (other) or params", cls);
 	} else if (!get_number(ld, obj, "nice", -20, 19, &priority)) {
 		return false;
 	}
@@ -247,6 +271,8 @@ static bool parse_regimes(struct loader *ld, json_object *obj, unsigned *mask)
 	if (!json_object_is_type(arr, json_type_array))
 		return bad(ld, "\"regimes\" must be an array of names");
 	*mask = 0;
+	if (json_object_array_length(arr) == 0)
+		return bad(ld, "\"regimes\" is empty: the check would never apply");
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		const char *name = json_object_get_string(json_object_array_get_idx(arr, i));
 		bool found = false;
@@ -275,6 +301,8 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 	memset(c, 0, sizeof(*c));
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(ld, "a check is an object");
+	if (!only_keys(ld, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why"))
+		return false;
 	if (!get_string(ld, obj, "task", true, c->task, sizeof(c->task)) ||
 	    !get_string(ld, obj, "metric", true, c->metric, sizeof(c->metric)) ||
 	    !get_string(ld, obj, "fallback", false, c->fallback, sizeof(c->fallback)) ||
@@ -311,6 +339,8 @@ static bool load_cgroups(struct loader *ld, json_object *arr, struct scenario *s
 		at(ld, "cgroups[%zu]", i);
 		if (!json_object_is_type(g, json_type_object))
 			return bad(ld, "a cgroup is an object");
+		if (!only_keys(ld, g, "name,rt_runtime_us,rt_period_us"))
+			return false;
 		if (!get_string(ld, g, "name", true, out->name, sizeof(out->name)) ||
 		    !get_number(ld, g, "rt_runtime_us", 1, 2147483647, &runtime) ||
 		    !get_number(ld, g, "rt_period_us", 1, 2147483647, &period))
@@ -335,6 +365,8 @@ static bool load_sweep(struct loader *ld, json_object *obj, struct scenario *s)
 	int t;
 
 	at(ld, "sweep");
+	if (!only_keys(ld, obj, "task,param,values"))
+		return false;
 	if (!get_string(ld, obj, "task", true, s->sweep_task, sizeof(s->sweep_task)) ||
 	    !get_string(ld, obj, "param", true, s->sweep_param, sizeof(s->sweep_param)))
 		return false;
@@ -351,6 +383,9 @@ static bool load_sweep(struct loader *ld, json_object *obj, struct scenario *s)
 
 		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 			return bad(ld, "values[%zu] must be a number", i);
+		if (!isfinite(json_object_get_double(v)) || json_object_get_double(v) < 0 ||
+		    json_object_get_double(v) > 1e10)
+			return bad(ld, "values[%zu] = %g is outside 0..1e10", i, json_object_get_double(v));
 		s->sweep_values[s->sweep_count++] = json_object_get_double(v);
 	}
 	return true;
@@ -379,14 +414,20 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 
 	if (!json_object_is_type(root, json_type_object))
 		return bad(ld, "the file must hold one JSON object");
+	if (!only_keys(ld, root, "name,summary,suites,policies,window,cgroups,tasks,checks,sweep"))
+		return false;
 	if (!get_string(ld, root, "name", true, s->name, sizeof(s->name)) ||
 	    !get_string(ld, root, "summary", true, s->summary, sizeof(s->summary)))
 		return false;
 	if (strpbrk(s->name, " ./,"))
 		return bad(ld, "name \"%s\" may not contain spaces, dots, slashes or commas", s->name);
-	if (json_object_object_get_ex(root, "suites", &v) &&
-	    (!json_object_is_type(v, json_type_array) || !load_suites(ld, v, s)))
-		return ld->field[0] ? false : bad(ld, "\"suites\" must be an array");
+	if (json_object_object_get_ex(root, "suites", &v)) {
+		at(ld, "suites");
+		if (!json_object_is_type(v, json_type_array))
+			return bad(ld, "\"suites\" must be an array");
+		if (!load_suites(ld, v, s))
+			return false;
+	}
 	at(ld, "policies");
 	if (!json_object_object_get_ex(root, "policies", &v) || !json_object_is_type(v, json_type_array))
 		return bad(ld, "missing array \"policies\"");
@@ -396,6 +437,8 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 	if (json_object_object_get_ex(root, "window", &v)) {
 		if (!json_object_is_type(v, json_type_object))
 			return bad(ld, "\"window\" must be an object {seconds, min_periods}");
+		if (!only_keys(ld, v, "seconds,min_periods"))
+			return false;
 		if (!get_number(ld, v, "seconds", 0.1, 3600, &s->window_s) ||
 		    !get_number(ld, v, "min_periods", 0, 100, &s->min_periods))
 			return false;
@@ -415,9 +458,11 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 		at(ld, "tasks[%zu]", i);
 		if (!load_task(ld, json_object_array_get_idx(v, i), s, &s->tasks[s->task_count]))
 			return false;
-		if (scenario_task_index(s, s->tasks[s->task_count].name) >= 0)
-			return bad(ld, "task name \"%s\" used twice", s->tasks[s->task_count].name);
+		/* Counted before the check, so a refused file still frees this task's params. */
 		s->task_count++;
+		for (int k = 0; k < s->task_count - 1; k++)
+			if (!strcmp(s->tasks[k].name, s->tasks[s->task_count - 1].name))
+				return bad(ld, "task name \"%s\" used twice", s->tasks[k].name);
 	}
 	for (int i = 0; i < s->task_count; i++) {
 		json_object *target;
@@ -460,6 +505,48 @@ static void scenario_free(struct scenario *s)
 	s->task_count = 0;
 }
 
+/* One JSON value and nothing after it but blanks; the error names the byte. */
+static json_object *read_json_strict(struct loader *ld, const char *path)
+{
+	struct json_tokener *tok;
+	json_object *root;
+	char *text = NULL;
+	size_t len = 0, end;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+	if (getdelim(&text, &len, '\0', f) < 0 && ferror(f)) {
+		fclose(f);
+		free(text);
+		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+	}
+	fclose(f);
+	if (!text)
+		return bad(ld, "empty file"), NULL;
+	len = strlen(text);
+	tok = json_tokener_new();
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (!root) {
+		enum json_tokener_error err = json_tokener_get_error(tok);
+
+		bad(ld, "not valid JSON: %s near byte %zu",
+		    err == json_tokener_continue ? "unexpected end of file" : json_tokener_error_desc(err), end);
+	} else {
+		while (end < len && isspace((unsigned char)text[end]))
+			end++;
+		if (end < len) {
+			bad(ld, "text after the JSON object at byte %zu", end);
+			json_object_put(root);
+			root = NULL;
+		}
+	}
+	json_tokener_free(tok);
+	free(text);
+	return root;
+}
+
 bool scenario_load_file(const char *path, struct scenario *out)
 {
 	struct loader ld = { .file = path };
@@ -468,9 +555,9 @@ bool scenario_load_file(const char *path, struct scenario *out)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->source, sizeof(out->source), "%s", path);
-	root = json_object_from_file(path);
+	root = read_json_strict(&ld, path);
 	if (!root)
-		return bad(&ld, "not readable as JSON: %s", json_util_get_last_err() ? json_util_get_last_err() : "error");
+		return false;
 	ok = load_object(&ld, root, out);
 	json_object_put(root);
 	if (!ok)

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SETUP_TIMEOUT_NS 3000000000ull	/* tasks must be at the barrier by then */
 #define START_DELAY_NS 20000000ull	/* barrier release to window start */
 #define REAP_MARGIN_NS 2000000000ull	/* after the window end, before killing */
 
@@ -39,10 +38,14 @@ static void short_sleep(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Reaps what has exited, keeping how it ended; returns how many are still alive. */
+/*
+ * Reaps what has exited, keeping how it ended; returns how many are still alive, or -1 when a
+ * task that should not die ended before finishing its window.
+ */
 static int reap(struct window_shm *shm, pid_t *pids, int count)
 {
 	int alive = 0;
+	bool lost = false;
 
 	for (int i = 0; i < count; i++) {
 		struct task_record *t = &shm->task[i];
@@ -66,8 +69,9 @@ static int reap(struct window_shm *shm, pid_t *pids, int count)
 			t->last_ns = now_ns();
 			t->cpu_ns = t->rusage_cpu_ns;
 		}
+		lost |= atomic_load(&t->state) != TASK_DONE && !t->config.may_be_killed;
 	}
-	return alive;
+	return lost ? -1 : alive;
 }
 
 static void kill_all(pid_t pgid, pid_t *pids, int count)
@@ -108,9 +112,10 @@ static int spawn(struct window_shm *shm, int count, pid_t *pids, pid_t *pgid)
 }
 
 /* Waits until every task is at the barrier or one failed. */
-static enum window_status wait_ready(struct window_shm *shm, int count, char *why, size_t why_len)
+static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t timeout_ns, char *why,
+				     size_t why_len)
 {
-	uint64_t deadline = now_ns() + SETUP_TIMEOUT_NS;
+	uint64_t deadline = now_ns() + timeout_ns;
 
 	for (;;) {
 		int ready = 0;
@@ -132,8 +137,7 @@ static enum window_status wait_ready(struct window_shm *shm, int count, char *wh
 			return WINDOW_INTERRUPTED;
 		}
 		if (now_ns() > deadline) {
-			snprintf(why, why_len, "tasks not ready within %llu s",
-				 SETUP_TIMEOUT_NS / 1000000000ull);
+			snprintf(why, why_len, "tasks not ready within %.1f s", timeout_ns / 1e9);
 			return WINDOW_TASK_FAILED;
 		}
 		short_sleep();
@@ -141,18 +145,19 @@ static enum window_status wait_ready(struct window_shm *shm, int count, char *wh
 }
 
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
-			      uint64_t duration_ns, char *why, size_t why_len)
+			      uint64_t duration_ns, uint64_t setup_timeout_ns, char *why, size_t why_len)
 {
 	pid_t pids[TASKS_MAX] = { 0 }, pgid = 0;
 	enum window_status status;
 	uint64_t deadline;
-	int err;
+	int err, alive;
 
 	if (count < 1 || count > TASKS_MAX) {
 		snprintf(why, why_len, "task count %d outside 1..%d", count, TASKS_MAX);
 		return WINDOW_TASK_FAILED;
 	}
 	memset(shm, 0, sizeof(*shm));
+	shm->harness = getpid();
 	shm->task_count = count;
 	for (int i = 0; i < count; i++) {
 		shm->task[i].config = tasks[i];
@@ -165,7 +170,7 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 		kill_all(pgid, pids, count);
 		return WINDOW_TASK_FAILED;
 	}
-	status = wait_ready(shm, count, why, why_len);
+	status = wait_ready(shm, count, setup_timeout_ns, why, why_len);
 	if (status != WINDOW_OK) {
 		kill_all(pgid, pids, count);
 		return status;
@@ -175,14 +180,24 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 	atomic_store(&shm->go, 1);
 
 	deadline = shm->end_ns + REAP_MARGIN_NS;
-	while (reap(shm, pids, count)) {
+	while ((alive = reap(shm, pids, count)) != 0) {
+		/* A task lost mid-window: end the window now rather than run the policy without it. */
+		if (alive < 0) {
+			kill_all(pgid, pids, count);
+			break;
+		}
 		if (signals_stop_requested()) {
 			snprintf(why, why_len, "interrupted by signal %d", signals_stop_requested());
 			kill_all(pgid, pids, count);
 			return WINDOW_INTERRUPTED;
 		}
 		if (now_ns() > deadline) {
-			snprintf(why, why_len, "a task outlived its window by %llu ms and was killed",
+			int i = 0;
+
+			while (i < count && pids[i] <= 0)
+				i++;
+			snprintf(why, why_len, "task %s (state %d) outlived its window by %llu ms and was killed",
+				 i < count ? shm->task[i].config.name : "?", i < count ? atomic_load(&shm->task[i].state) : -1,
 				 REAP_MARGIN_NS / 1000000ull);
 			kill_all(pgid, pids, count);
 			return WINDOW_OVERRUN;

@@ -59,7 +59,10 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 	spin_end(rec, &st, end > shm->end_ns ? end : shm->end_ns);
 }
 
-/* Loops per microsecond of CPU time of the same loop, a few samples; the spread is reported. */
+/*
+ * Loops per microsecond of CPU time of the same loop, a few job-sized samples beside a CFS task;
+ * the spread is reported.
+ */
 void role_calibrate(struct window_shm *shm, struct task_record *rec)
 {
 	struct calibration_stats *c = &rec->u.calibration;
@@ -77,8 +80,11 @@ void role_calibrate(struct window_shm *shm, struct task_record *rec)
 		cpu_used = thread_cpu_ns() - cpu_before;
 		c->loops_per_us[i] = cpu_used ? (double)rec->config.calibration_loops / (cpu_used / 1000.0) : 0;
 		c->samples = i + 1;
-		/* Sleep between samples: keeps RT time far below any throttle. */
-		sleep_until_ns(mono_ns() + 5000000ull);
+		/*
+		 * A short sleep between samples, as between jobs: the CFS task beside it runs then
+		 * and takes the caches, as it will in the real windows.
+		 */
+		sleep_until_ns(mono_ns() + 1000000ull);
 	}
 	spin_end(rec, &st, now);
 }

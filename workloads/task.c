@@ -165,8 +165,10 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 {
 	const struct timespec poll = { .tv_nsec = 1000000 };
 
-	/* Die with the harness even if the guardian is late. */
+	/* Die with the harness even if the guardian is late; it may have died before the prctl. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != shm->harness)
+		_exit(1);
 	rec->pid = getpid();
 	current = rec;
 	bound_lifetime(rec);
@@ -176,7 +178,7 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	atomic_store(&rec->state, TASK_READY);
 	/* Start barrier: sleeping polls, so a waiting RT task takes nothing from the CPU. */
 	while (!atomic_load(&shm->go)) {
-		if (getppid() == 1)
+		if (getppid() != shm->harness)
 			_exit(1);
 		nanosleep(&poll, NULL);
 	}

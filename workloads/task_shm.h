@@ -142,6 +142,7 @@ struct task_record {
 };
 
 struct window_shm {
+	pid_t harness;		/* the tasks' parent: a task whose parent changed must go */
 	_Atomic int go;		/* start barrier: set once start_ns/end_ns are final */
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC window, the same for every task */
 	int task_count;
