@@ -37,7 +37,7 @@ deps:
 
 # The quick suite: results/<time>-<host>.json plus a summary table.
 run: deps all
-	$(BUILD)/rtthrottle run --suite quick
+	$(BUILD)/rtthrottle run --suite quick; status=$$?; $(MAKE) --no-print-directory report; exit $$status
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
@@ -47,3 +47,34 @@ test: deps all $(BUILD)/unit-tests
 
 clean:
 	rm -rf $(BUILD)
+
+# Sanitizers and valgrind (issue 6). `make sanitize` builds the binary and the unit tests with
+# ASan+UBSan into build-asan/ and runs the unit tests plus the CLI cases of tests/memcheck.sh;
+# any sanitizer report fails. `make valgrind` runs the same on build/ under memcheck.
+# SANITIZE is appended here (recipes expand CFLAGS late), so `make BUILD=x SANITIZE=...` works.
+ASAN_BUILD := build-asan
+SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CFLAGS     += $(SANITIZE)
+VALGRIND   := valgrind -q --leak-check=full --error-exitcode=1 --errors-for-leak-kinds=definite,indirect
+.PHONY: sanitize valgrind clean-asan
+
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE="$(SAN_FLAGS)" \
+		$(ASAN_BUILD)/rtthrottle $(ASAN_BUILD)/unit-tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		tests/memcheck.sh $(ASAN_BUILD)
+
+valgrind: deps all $(BUILD)/unit-tests
+	tests/memcheck.sh $(BUILD) $(VALGRIND)
+
+clean: clean-asan
+clean-asan:
+	rm -rf $(ASAN_BUILD)
+
+# The HTML report of the newest results/*.json (issue 4), where `make run` ends:
+# results/report/index.html. BASELINE=FILE (e.g. a run in results/reference/) adds the verdicts.
+.PHONY: report
+report: all
+	@latest=$$(ls -t results/*.json 2>/dev/null | head -1); \
+	if [ -z "$$latest" ]; then echo "report: no results/*.json yet; make run first" >&2; exit 2; fi; \
+	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"

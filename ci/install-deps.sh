@@ -3,7 +3,8 @@
 # apt-get runs only when something is missing.
 set -euo pipefail
 
-packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps)
+packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps valgrind)
+packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test (issue 4)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -48,6 +48,7 @@ static void guard(int fd)
 	/* The harness died: tasks first (they may be starving the CPU), then the knobs. */
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
+	state_remove_stale_temps();	/* the harness may have died saving the state */
 	if (!state_restore()) {
 		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
 		_exit(1);

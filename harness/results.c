@@ -15,6 +15,10 @@
 #define RTT_GIT_COMMIT "unknown"
 #endif
 
+/* Room a results file needs at least (one of the quick suite is ~25 KB): a folder without it
+ * is refused before anything changes, instead of losing the results after the run. */
+#define RESULTS_ROOM_BYTES (32 * 1024)
+
 static json_object *utc_now(void)
 {
 	char buf[32];
@@ -57,12 +61,14 @@ void results_finish(json_object *root, bool complete, const char *stop_reason)
 bool results_write(json_object *root, const char *path)
 {
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	size_t len = strlen(text);
-	char *with_newline = malloc(len + 2);
+	size_t len = text ? strlen(text) : 0;
+	char *with_newline = text ? malloc(len + 2) : NULL;
 	int err;
 
-	if (!with_newline)
+	if (!with_newline) {
+		fprintf(stderr, "rtthrottle: cannot write results to %s: out of memory\n", path);
 		return false;
+	}
 	memcpy(with_newline, text, len);
 	with_newline[len] = '\n';
 	err = write_file_atomic(path, with_newline, len + 1);
@@ -76,7 +82,7 @@ bool results_path_writable(const char *path, char *why, size_t why_len)
 {
 	char copy[PATH_MAX], probe[PATH_MAX];
 	const char *dir;
-	int fd;
+	int fd, err;
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	dir = dirname(copy);
@@ -89,7 +95,14 @@ bool results_path_writable(const char *path, char *why, size_t why_len)
 		snprintf(why, why_len, "folder %s: %s", dir, strerror(errno));
 		return false;
 	}
+	/* Creating an empty file succeeds in a full folder: reserve the room for real. */
+	err = posix_fallocate(fd, 0, RESULTS_ROOM_BYTES);
 	close(fd);
 	unlink(probe);
+	if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+		snprintf(why, why_len, "folder %s: %s (no room for %d KiB of results)", dir, strerror(err),
+			 RESULTS_ROOM_BYTES / 1024);
+		return false;
+	}
 	return true;
 }

@@ -1,6 +1,7 @@
 #include "state.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,6 +29,21 @@ const char *state_file_path(void)
 	static char path[PATH_MAX];
 
 	return path_in_state_dir(path, sizeof(path), "state.json");
+}
+
+void state_remove_stale_temps(void)
+{
+	static const char prefix[] = "state.json.tmp.";
+	DIR *dir = opendir(state_dir());
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, prefix, sizeof(prefix) - 1) && unlinkat(dirfd(dir), e->d_name, 0) == 0)
+			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run killed while saving the knobs\n",
+				state_dir(), e->d_name);
+	closedir(dir);
 }
 
 int state_lock(void)
@@ -59,6 +75,7 @@ int state_lock(void)
 	snprintf(text, sizeof(text), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0)
 		fprintf(stderr, "rtthrottle: warning: cannot record pid in %s: %s\n", path, strerror(errno));
+	state_remove_stale_temps();
 	return fd;
 }
 

@@ -21,6 +21,11 @@ bool state_save(const struct knobs *original, pid_t owner);
 /* 1 loaded, 0 no state file, -1 unreadable or malformed (message printed). */
 int state_load(struct knobs *original, pid_t *owner);
 void state_remove(void);
+/*
+ * Removes state.json.tmp.* (a write_file_atomic temp of a writer killed mid-write). Only the
+ * lock's holders write there (a run, its guardian, restore), so call it holding the lock.
+ */
+void state_remove_stale_temps(void);
 
 /*
  * Puts back the knobs saved in the state file and removes it. Returns true when there was

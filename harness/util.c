@@ -140,11 +140,18 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 			err = errno;
 			break;
 		}
+		if (put == 0) {		/* no progress: never loop forever on a full device */
+			err = ENOSPC;
+			break;
+		}
 		done += (size_t)put;
 	}
-	if (!err && fsync(fd))
-		err = errno;
-	if (close(fd) && !err)
+	/* The run's signal handlers have no SA_RESTART: a signal must not cost the file. */
+	while (!err && fsync(fd)) {
+		if (errno != EINTR)
+			err = errno;
+	}
+	if (close(fd) && !err && errno != EINTR)	/* Linux closes the fd even on EINTR */
 		err = errno;
 	if (!err && rename(tmp, path))
 		err = errno;

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Runs the unit tests (C) and the kernel tests (real knobs, real tasks).
+"""Runs the unit tests (C), the kernel tests (real knobs, real tasks) and the fault-injection
+tests (tests/faults: killed harness, killed tasks, signals, full or read-only results folder).
 
-Prints one line per test and a closing 'N passed, N failed, N skipped'. After every kernel
-test it checks that the knobs are back and no realtime task of ours is left; a test that
+Prints one line per test and a closing 'N passed, N failed, N skipped'. After every kernel or
+fault test it checks that the knobs are back and no realtime task of ours is left; a test that
 leaves either behind fails.
 Usage: tests/run_tests.py [--unit-only|--kernel-only] [NAME-SUBSTRING]
+(--kernel-only runs the kernel and the fault tests; NAME-SUBSTRING also matches 'faults'.)
 """
 import importlib.util
 import os
@@ -37,9 +39,9 @@ def run_unit(name_filter):
     return passed, failed
 
 
-def kernel_tests(name_filter):
+def kernel_tests(name_filter, folder="kernel"):
     tests = []
-    kdir = os.path.join(HERE, "kernel")
+    kdir = os.path.join(HERE, folder)
     for fname in sorted(os.listdir(kdir)):
         if not (fname.startswith("test_") and fname.endswith(".py")):
             continue
@@ -50,7 +52,7 @@ def kernel_tests(name_filter):
             fn = getattr(module, name)
             if name.startswith("test_") and callable(fn):
                 full = f"{fname[5:-3]}.{name[5:]}"
-                if not name_filter or name_filter in full:
+                if not name_filter or name_filter in full or name_filter == folder:
                     tests.append((full, fn, getattr(fn, "__code__").co_firstlineno))
     tests.sort(key=lambda t: (t[0].split(".")[0], t[2]))
     return tests
@@ -70,7 +72,9 @@ def leftovers(knobs_before):
 def run_kernel(name_filter):
     passed = failed = skipped = 0
     knobs_before = rtt.read_knobs()
-    for full, fn, _ in kernel_tests(name_filter):
+    tests = [("kernel",) + t for t in kernel_tests(name_filter)]
+    tests += [("faults",) + t for t in kernel_tests(name_filter, "faults")]
+    for suite, full, fn, _ in tests:
         start = time.monotonic()
         try:
             fn()
@@ -78,13 +82,13 @@ def run_kernel(name_filter):
             if problems:
                 raise AssertionError("; ".join(problems))
             passed += 1
-            print(f"ok kernel {full} ({time.monotonic() - start:.1f} s)")
+            print(f"ok {suite} {full} ({time.monotonic() - start:.1f} s)")
         except rtt.Skip as skip:
             skipped += 1
-            print(f"ok kernel {full} # SKIP {skip}")
+            print(f"ok {suite} {full} # SKIP {skip}")
         except Exception as exc:  # a failed assertion or an unexpected error: both fail the test
             failed += 1
-            print(f"not ok kernel {full} ({time.monotonic() - start:.1f} s)")
+            print(f"not ok {suite} {full} ({time.monotonic() - start:.1f} s)")
             for line in traceback.format_exception_only(type(exc), exc):
                 for sub in line.rstrip().splitlines():
                     print(f"# {sub}")
