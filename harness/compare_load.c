@@ -1,0 +1,452 @@
+#include "compare_load.h"
+#include "results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct loader {
+	struct result_file *f;
+	char field[160];	/* the JSON path being read, for messages */
+};
+
+__attribute__((format(printf, 2, 3))) static bool bad(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rtthrottle: %s: ", ld->f->path);
+	if (ld->field[0])
+		fprintf(stderr, "%s: ", ld->field);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return false;
+}
+
+__attribute__((format(printf, 2, 3))) static void at(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ld->field, sizeof(ld->field), fmt, ap);
+	va_end(ap);
+}
+
+static bool is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int);
+}
+
+static json_object *get(json_object *obj, const char *key)
+{
+	json_object *v = NULL;
+
+	return json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, key, &v) ? v : NULL;
+}
+
+static const char *get_string(json_object *obj, const char *key)
+{
+	json_object *v = get(obj, key);
+
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+/* A string field that must be there. */
+static const char *need_string(struct loader *ld, json_object *obj, const char *key, const char *where)
+{
+	json_object *v = get(obj, key);
+
+	at(ld, "%s.%s", where, key);
+	if (!v)
+		return bad(ld, "missing"), NULL;
+	if (!json_object_is_type(v, json_type_string))
+		return bad(ld, "must be a string"), NULL;
+	return json_object_get_string(v);
+}
+
+static json_object *parse_file(struct loader *ld)
+{
+	FILE *fp = fopen(ld->f->path, "r");
+	struct json_tokener *tok;
+	json_object *root;
+	char *text;
+	long len;
+
+	if (!fp)
+		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+	if (fseek(fp, 0, SEEK_END) || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
+		fclose(fp);
+		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+	}
+	text = malloc((size_t)len + 1);
+	if (!text || fread(text, 1, (size_t)len, fp) != (size_t)len) {
+		free(text);
+		fclose(fp);
+		return bad(ld, "cannot read the file"), NULL;
+	}
+	fclose(fp);
+	text[len] = '\0';
+	tok = json_tokener_new();
+	root = json_tokener_parse_ex(tok, text, (int)len + 1);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success)
+		bad(ld, "not valid JSON (%s near byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
+		    json_tokener_get_parse_end(tok));
+	if (root && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	free(text);
+	return root;
+}
+
+const struct series *result_file_find(const struct result_file *f, const char *case_name, const char *task,
+				      const char *metric)
+{
+	for (int i = 0; i < f->series_count; i++) {
+		const struct series *s = &f->series[i];
+
+		if (!strcmp(s->case_name, case_name) && !strcmp(s->task, task) && !strcmp(s->metric, metric))
+			return s;
+	}
+	return NULL;
+}
+
+bool result_file_has_scenario(const struct result_file *f, const char *scenario)
+{
+	for (int i = 0; i < f->scenario_count; i++)
+		if (!strcmp(f->scenarios[i], scenario))
+			return true;
+	return false;
+}
+
+static bool add_scenario(struct result_file *f, const char *name)
+{
+	void *grown;
+
+	if (result_file_has_scenario(f, name))
+		return true;
+	grown = realloc(f->scenarios, sizeof(*f->scenarios) * (size_t)(f->scenario_count + 1));
+	if (!grown)
+		return false;
+	f->scenarios = grown;
+	snprintf(f->scenarios[f->scenario_count++], sizeof(*f->scenarios), "%s", name);
+	return true;
+}
+
+/* What a result says about one task's metric: its check's expected value and tolerance. */
+struct check_view {
+	json_object *checks;
+	const char *task, *role;
+};
+
+/* A check of this task that was judged (a "not-measured" check may hold placeholders). */
+static bool check_matches_task(json_object *c, const struct check_view *cv)
+{
+	const char *task = get_string(c, "task"), *verdict = get_string(c, "verdict");
+
+	if (verdict && strcmp(verdict, "pass") && strcmp(verdict, "fail"))
+		return false;
+	return task && (!strcmp(task, cv->task) || !strcmp(task, cv->role));
+}
+
+static double check_number(json_object *c, const char *key)
+{
+	json_object *v = get(c, key);
+
+	return is_number(v) ? json_object_get_double(v) : NAN;
+}
+
+static json_object *find_check(const struct check_view *cv, const char *metric)
+{
+	size_t n = json_object_is_type(cv->checks, json_type_array) ? json_object_array_length(cv->checks) : 0;
+
+	for (size_t i = 0; metric && i < n; i++) {
+		json_object *c = json_object_array_get_idx(cv->checks, i);
+		const char *m = get_string(c, "metric");
+
+		if (m && !strcmp(m, metric) && check_matches_task(c, cv))
+			return c;
+	}
+	return NULL;
+}
+
+static void judge_inputs(const struct check_view *cv, const struct metric_rule *rule, const char *metric,
+			 struct observation *o)
+{
+	json_object *own = find_check(cv, metric), *sibling = find_check(cv, rule->sibling);
+	json_object *c = own ? own : sibling;
+
+	o->target = o->tolerance = NAN;
+	o->tol_source = TOL_NONE;
+	if (rule->direction == DIR_TARGET && c)
+		o->target = check_number(c, "expected");
+	if (c && isfinite(check_number(c, "tolerance"))) {
+		o->tolerance = check_number(c, "tolerance");
+		o->tol_source = own ? TOL_CHECK : TOL_SIBLING;
+	}
+}
+
+static bool add_value(struct loader *ld, const char *case_name, json_object *res, const char *task,
+		      const char *role, const char *metric, const struct metric_rule *rule, double value, int rep)
+{
+	struct result_file *f = ld->f;
+	struct series *s = (struct series *)result_file_find(f, case_name, task, metric);
+	struct check_view cv = { get(res, "checks"), task, role };
+
+	if (!s) {
+		if (f->series_count == f->series_cap) {
+			int cap = f->series_cap ? 2 * f->series_cap : 32;
+			void *grown = realloc(f->series, sizeof(*f->series) * (size_t)cap);
+
+			if (!grown)
+				return bad(ld, "out of memory");
+			f->series = grown;
+			f->series_cap = cap;
+		}
+		s = &f->series[f->series_count++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->case_name, sizeof(s->case_name), "%s", case_name);
+		snprintf(s->scenario, sizeof(s->scenario), "%s", get_string(res, "scenario"));
+		snprintf(s->policy, sizeof(s->policy), "%s", get_string(get(res, "policy"), "name"));
+		snprintf(s->task, sizeof(s->task), "%s", task);
+		snprintf(s->role, sizeof(s->role), "%s", role);
+		snprintf(s->metric, sizeof(s->metric), "%s", metric);
+		s->rule = rule;
+	}
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 4;
+		void *grown = realloc(s->obs, sizeof(*s->obs) * (size_t)cap);
+
+		if (!grown)
+			return bad(ld, "out of memory");
+		s->obs = grown;
+		s->cap = cap;
+	}
+	s->obs[s->n] = (struct observation){ .value = value, .repetition = rep };
+	judge_inputs(&cv, rule, metric, &s->obs[s->n]);
+	s->n++;
+	return true;
+}
+
+/* One metric value: a number, null (not measured), or anything else (an error). */
+static bool take_metric(struct loader *ld, const char *case_name, json_object *res, const char *task,
+			const char *role, const char *metric, json_object *v, int rep)
+{
+	const struct metric_rule *rule = metric_rule_find(role, metric);
+
+	if (!rule || !v)
+		return true;
+	if (!is_number(v))
+		return bad(ld, "must be a number, not %s", json_type_to_name(json_object_get_type(v)));
+	if (!isfinite(json_object_get_double(v)))
+		return bad(ld, "must be a finite number");
+	return add_value(ld, case_name, res, task, role, metric, rule, json_object_get_double(v), rep);
+}
+
+static bool take_task(struct loader *ld, const char *case_name, json_object *res, json_object *t,
+		      const char *where, int rep)
+{
+	const char *role = need_string(ld, t, "role", where), *name;
+	json_object *metrics = get(t, "metrics");
+	char here[160];
+
+	if (!role)
+		return false;
+	name = get_string(t, "name") ? get_string(t, "name") : role;
+	at(ld, "%s.metrics", where);
+	if (!json_object_is_type(metrics, json_type_object))
+		return bad(ld, metrics ? "must be an object" : "missing");
+	snprintf(here, sizeof(here), "%s.metrics", where);
+	json_object_object_foreach(metrics, key, v) {
+		if (json_object_is_type(v, json_type_object)) {
+			/* One level of nesting: latency_us.p99 and the like. */
+			json_object_object_foreach(v, sub, sv) {
+				char metric[64];
+
+				if (snprintf(metric, sizeof(metric), "%s.%s", key, sub) >= (int)sizeof(metric))
+					continue;
+				at(ld, "%s.%s", here, metric);
+				if (!take_metric(ld, case_name, res, name, role, metric, sv, rep))
+					return false;
+			}
+			continue;
+		}
+		at(ld, "%s.%s", here, key);
+		if (!take_metric(ld, case_name, res, name, role, key, v, rep))
+			return false;
+	}
+	return true;
+}
+
+static bool take_checks(struct loader *ld, json_object *res, const char *where)
+{
+	json_object *checks = get(res, "checks");
+
+	at(ld, "%s.checks", where);
+	if (!checks)
+		return true;
+	if (!json_object_is_type(checks, json_type_array))
+		return bad(ld, "must be an array");
+	for (size_t i = 0; i < json_object_array_length(checks); i++) {
+		json_object *c = json_object_array_get_idx(checks, i);
+		static const char *const numbers[] = { "expected", "tolerance" };
+		char here[160];
+
+		snprintf(here, sizeof(here), "%s.checks[%zu]", where, i);
+		at(ld, "%s", here);
+		if (!json_object_is_type(c, json_type_object))
+			return bad(ld, "must be an object");
+		if (!need_string(ld, c, "task", here) || !need_string(ld, c, "metric", here))
+			return false;
+		for (size_t k = 0; k < 2; k++) {
+			json_object *v = get(c, numbers[k]);
+
+			at(ld, "%s.%s", here, numbers[k]);
+			if (v && !is_number(v))
+				return bad(ld, "must be a number");
+		}
+	}
+	return true;
+}
+
+static bool case_name_of(struct loader *ld, json_object *res, const char *where, char *buf, size_t len)
+{
+	const char *scenario = need_string(ld, res, "scenario", where), *policy_name;
+	json_object *policy = get(res, "policy"), *sweep = get(res, "sweep");
+	char here[160];
+
+	if (!scenario || !add_scenario(ld->f, scenario))
+		return false;
+	at(ld, "%s.policy", where);
+	if (!json_object_is_type(policy, json_type_object))
+		return bad(ld, policy ? "must be an object" : "missing");
+	snprintf(here, sizeof(here), "%s.policy", where);
+	if (!(policy_name = need_string(ld, policy, "name", here)))
+		return false;
+	snprintf(buf, len, "%s.%s", scenario, policy_name);
+	if (sweep) {
+		json_object *value = get(sweep, "value");
+		const char *param = get_string(sweep, "param");
+
+		at(ld, "%s.sweep", where);
+		if (!param || !is_number(value))
+			return bad(ld, "must be an object with a string param and a number value");
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%s=%g", param, json_object_get_double(value));
+	}
+	return true;
+}
+
+static bool take_result(struct loader *ld, json_object *res, size_t index)
+{
+	char where[48], case_name[192];
+	const char *verdict;
+	json_object *tasks, *rep_v;
+	int rep;
+
+	snprintf(where, sizeof(where), "results[%zu]", index);
+	at(ld, "%s", where);
+	if (!json_object_is_type(res, json_type_object))
+		return bad(ld, "must be an object");
+	if (!case_name_of(ld, res, where, case_name, sizeof(case_name)))
+		return false;
+	if (!(verdict = need_string(ld, res, "verdict", where)))
+		return false;
+	rep_v = get(res, "repetition");
+	rep = is_number(rep_v) ? json_object_get_int(rep_v) : 1;
+	tasks = get(res, "tasks");
+	if (strcmp(verdict, "pass") && strcmp(verdict, "fail"))
+		return true;	/* skipped or failed to run: nothing measured */
+	at(ld, "%s.tasks", where);
+	if (!json_object_is_type(tasks, json_type_array))
+		return bad(ld, tasks ? "must be an array" : "missing (the verdict is %s)", verdict);
+	if (!take_checks(ld, res, where))
+		return false;
+	for (size_t t = 0; t < json_object_array_length(tasks); t++) {
+		json_object *task = json_object_array_get_idx(tasks, t);
+		char here[96];
+
+		snprintf(here, sizeof(here), "%s.tasks[%zu]", where, t);
+		at(ld, "%s", here);
+		if (!json_object_is_type(task, json_type_object))
+			return bad(ld, "must be an object");
+		if (!take_task(ld, case_name, res, task, here, rep))
+			return false;
+	}
+	/* Result-level metrics (e.g. an administrator's recovery_ms). */
+	json_object_object_foreach(res, key, v) {
+		if (!metric_rule_find("result", key))
+			continue;
+		at(ld, "%s.%s", where, key);
+		if (!take_metric(ld, case_name, res, "result", "result", key, v, rep))
+			return false;
+	}
+	ld->f->measured_count++;
+	return true;
+}
+
+bool result_file_load(const char *path, struct result_file *out)
+{
+	struct loader ld = { .f = out };
+	json_object *version, *results;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	out->root = parse_file(&ld);
+	if (!out->root)
+		return false;
+	if (!json_object_is_type(out->root, json_type_object)) {
+		bad(&ld, "the top level is not a JSON object (not an rtthrottle results file)");
+		goto fail;
+	}
+	version = get(out->root, "schema_version");
+	at(&ld, "schema_version");
+	if (!version) {
+		bad(&ld, "missing (not an rtthrottle results file?)");
+		goto fail;
+	}
+	if (!json_object_is_type(version, json_type_int)) {
+		bad(&ld, "must be an integer");
+		goto fail;
+	}
+	if (json_object_get_int(version) != RESULTS_SCHEMA_VERSION) {
+		bad(&ld, "%d, but this rtthrottle reads version %d only", json_object_get_int(version),
+		    RESULTS_SCHEMA_VERSION);
+		goto fail;
+	}
+	results = get(out->root, "results");
+	at(&ld, "results");
+	if (!json_object_is_type(results, json_type_array)) {
+		bad(&ld, results ? "must be an array" : "missing");
+		goto fail;
+	}
+	out->run_id = get_string(get(out->root, "run"), "id");
+	out->run_start = get_string(get(out->root, "run"), "start");
+	out->kernel = get_string(get(get(out->root, "system"), "kernel"), "release");
+	out->host = get_string(get(out->root, "system"), "host");
+	out->result_count = (int)json_object_array_length(results);
+	for (size_t i = 0; i < json_object_array_length(results); i++)
+		if (!take_result(&ld, json_object_array_get_idx(results, i), i))
+			goto fail;
+	return true;
+fail:
+	result_file_free(out);
+	return false;
+}
+
+void result_file_free(struct result_file *f)
+{
+	for (int i = 0; i < f->series_count; i++)
+		free(f->series[i].obs);
+	free(f->series);
+	free(f->scenarios);
+	json_object_put(f->root);
+	f->series = NULL;
+	f->scenarios = NULL;
+	f->root = NULL;
+	f->series_count = f->series_cap = f->scenario_count = 0;
+}

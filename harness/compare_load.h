@@ -1,0 +1,60 @@
+/*
+ * Reads a results file for `compare`, `plot` and `report`: checks what they rely on (naming the
+ * file and the field when something is wrong) and gathers, per case (scenario, policy, sweep
+ * value), task and metric, the value of every repetition with the target and tolerance the
+ * result's own checks gave it.
+ */
+#ifndef RTT_COMPARE_LOAD_H
+#define RTT_COMPARE_LOAD_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "compare_rules.h"
+
+enum tol_source {
+	TOL_NONE,
+	TOL_SIBLING,	/* the check of the metric's sibling (compare_rules.h) */
+	TOL_CHECK,	/* the check of this very metric */
+};
+
+struct observation {
+	double value;
+	double target;		/* NAN: no check gave one */
+	double tolerance;	/* NAN: none */
+	enum tol_source tol_source;
+	int repetition;
+};
+
+struct series {
+	char case_name[192];	/* scenario.policy, with .param=value for a sweep */
+	char scenario[64], policy[64];
+	char task[32];		/* the task's name ("result" for result-level metrics) */
+	char role[24];
+	char metric[64];
+	const struct metric_rule *rule;
+	struct observation *obs;
+	int n, cap;
+};
+
+struct result_file {
+	char path[PATH_MAX];
+	json_object *root;
+	const char *run_id, *run_start, *kernel, *host;
+	int result_count, measured_count;
+	struct series *series;
+	int series_count, series_cap;
+	char (*scenarios)[64];	/* every scenario named, measured or not, in order of appearance */
+	int scenario_count;
+};
+
+/* false after printing "PATH: FIELD: reason" to stderr; out is then empty. */
+bool result_file_load(const char *path, struct result_file *out);
+void result_file_free(struct result_file *f);
+const struct series *result_file_find(const struct result_file *f, const char *case_name, const char *task,
+				      const char *metric);
+bool result_file_has_scenario(const struct result_file *f, const char *scenario);
+
+#endif

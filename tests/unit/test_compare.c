@@ -1,0 +1,296 @@
+/*
+ * `rtthrottle compare` on the fixtures of tests/fixtures (make_fixtures.py says how each was made):
+ * a clear regression, a clear improvement, noise that must stay unchanged, and inputs that must
+ * be refused naming the file and the field.
+ */
+#include "compare.h"
+#include "unit.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *fixture(const char *name)
+{
+	static char path[PATH_MAX];
+	char exe[PATH_MAX];
+	const char *env = getenv("RTT_FIXTURES");
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%.3000s/%s", env, name);
+		return path;
+	}
+	/* build/unit-tests -> tests/fixtures */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(path, sizeof(path), "%.3000s/../tests/fixtures/%s", dirname(exe), name);
+		if (!access(path, R_OK))
+			return path;
+	}
+	snprintf(path, sizeof(path), "tests/fixtures/%s", name);
+	return path;
+}
+
+/* stderr into a buffer while a call runs. */
+static int saved_fd = -1;
+static FILE *capture;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	capture = tmpfile();
+	saved_fd = dup(2);
+	dup2(fileno(capture), 2);
+}
+
+static void capture_end(char *buf, size_t len)
+{
+	size_t got;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	rewind(capture);
+	got = fread(buf, 1, len - 1, capture);
+	buf[got] = '\0';
+	fclose(capture);
+}
+
+struct pair {
+	struct result_file base, new;
+	struct compare_table table;
+	bool ok;
+};
+
+static bool compare_fixtures(const char *base, const char *new, struct pair *p)
+{
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+
+	memset(p, 0, sizeof(*p));
+	if (!result_file_load(fixture(base), &p->base) || !result_file_load(fixture(new), &p->new))
+		return false;
+	p->ok = compare_files(&p->base, &p->new, &opt, &p->table);
+	return p->ok;
+}
+
+static void pair_free(struct pair *p)
+{
+	if (p->ok)
+		compare_table_free(&p->table);
+	result_file_free(&p->base);
+	result_file_free(&p->new);
+}
+
+static const struct compare_row *row(const struct compare_table *t, const char *case_name, const char *task,
+				     const char *metric)
+{
+	for (int i = 0; i < t->count; i++)
+		if (!strcmp(t->rows[i].base->case_name, case_name) && !strcmp(t->rows[i].base->task, task) &&
+		    !strcmp(t->rows[i].base->metric, metric))
+			return &t->rows[i];
+	return NULL;
+}
+
+TEST(compare_rules_directions)
+{
+	const struct metric_rule *r;
+
+	CHECK((r = metric_rule_find("victim", "cpu_share")) && r->direction == DIR_HIGHER, "victim cpu_share");
+	CHECK((r = metric_rule_find("victim", "cpu_share_periods")) && r->direction == DIR_HIGHER, "victim periods");
+	CHECK((r = metric_rule_find("victim", "starvation_max_us")) && r->direction == DIR_LOWER, "starvation");
+	CHECK((r = metric_rule_find("hog", "cpu_share")) && r->direction == DIR_TARGET &&
+		      !strcmp(r->sibling, "cpu_share_periods"), "hog cpu_share is a target");
+	CHECK((r = metric_rule_find("probe", "latency_us.p99")) && r->direction == DIR_LOWER, "latency");
+	CHECK((r = metric_rule_find("app", "deadline_misses")) && r->direction == DIR_LOWER, "misses");
+	CHECK((r = metric_rule_find("admin", "recovery_ms")) && r->direction == DIR_LOWER, "recovery");
+	CHECK((r = metric_rule_find("result", "recovery_ms")) && r->direction == DIR_LOWER, "result recovery");
+	CHECK((r = metric_rule_find("hog", "loop_ns")) && r->direction == DIR_INFO, "loop_ns informational");
+	CHECK(!metric_rule_find("result", "loops"), "a task rule applied to a result-level value");
+	CHECK(!metric_rule_find("victim", "gap_count"), "gap_count is not compared");
+}
+
+TEST(compare_clear_regression_by_rank_test)
+{
+	struct pair p;
+	const struct compare_row *r;
+
+	CHECK(compare_fixtures("base-3rep.json", "regression-3rep.json", &p), "compare refused");
+	if (!p.ok) {
+		pair_free(&p);
+		return;
+	}
+	CHECK(p.table.regressed == 5 && p.table.improved == 0, "regressed %d improved %d", p.table.regressed,
+	      p.table.improved);
+	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "cpu_share");
+	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_RANK && r->mw.exact, "victim share");
+	if (r) {
+		CHECK(fabs(r->mw.p - 0.1) < 1e-12, "p %g", r->mw.p);
+		CHECK(fabs(r->regress_below - (r->base_median - 0.005)) < 1e-12, "limit %g", r->regress_below);
+		CHECK(isnan(r->regress_above), "no upper limit for a higher-is-better metric");
+	}
+	r = row(&p.table, "fifo-hog-share.unlimited", "hog", "cpu_share");
+	CHECK(r && r->verdict == VERDICT_REGRESSED && fabs(r->target_base - 0.95) < 1e-9,
+	      "hog share moved away from its 0.95 target");
+	r = row(&p.table, "fifo-hog-share.default", "victim", "cpu_share");
+	CHECK(r && r->verdict == VERDICT_UNCHANGED, "an untouched policy changed");
+	CHECK(p.table.note_count == 4, "notes %d (metrics measured only in BASE)", p.table.note_count);
+	pair_free(&p);
+}
+
+TEST(compare_clear_regression_by_check_band)
+{
+	struct pair p;
+	const struct compare_row *r;
+
+	CHECK(compare_fixtures("base-1rep.json", "regression-1rep.json", &p), "compare refused");
+	if (!p.ok) {
+		pair_free(&p);
+		return;
+	}
+	CHECK(p.table.regressed == 5, "regressed %d", p.table.regressed);
+	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "starvation_max_us");
+	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_CHECK_BAND, "starvation");
+	if (r)
+		CHECK(fabs(r->band - 9500.79665) < 1e-3, "band %.5f: 1%% of the base beats the check's 8301.677",
+		      r->band);
+	/* Where the victim's check fell back to cpu_share, that check's band; elsewhere the ratio band. */
+	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "cpu_share");
+	CHECK(r && r->method == METHOD_CHECK_BAND, "the fallback check gives victim cpu_share a band");
+	r = row(&p.table, "fifo-hog-share.default", "victim", "cpu_share");
+	CHECK(r && r->method == METHOD_SIBLING_BAND && r->verdict == VERDICT_UNCHANGED,
+	      "victim cpu_share without a check of its own: the band of its sibling's check");
+	pair_free(&p);
+	/* The same pair the other way round is an improvement. */
+	CHECK(compare_fixtures("regression-1rep.json", "base-1rep.json", &p), "compare refused");
+	CHECK(p.ok && p.table.improved == 5 && p.table.regressed == 0, "improved %d regressed %d", p.table.improved,
+	      p.table.regressed);
+	pair_free(&p);
+}
+
+TEST(compare_clear_improvement)
+{
+	struct pair p;
+	const struct compare_row *r;
+
+	CHECK(compare_fixtures("base-3rep.json", "improvement-3rep.json", &p), "compare refused");
+	if (!p.ok) {
+		pair_free(&p);
+		return;
+	}
+	CHECK(p.table.improved == 3 && p.table.regressed == 0, "improved %d regressed %d", p.table.improved,
+	      p.table.regressed);
+	r = row(&p.table, "fifo-hog-share.half", "victim", "cpu_share_periods");
+	CHECK(r && r->verdict == VERDICT_IMPROVED && r->method == METHOD_RANK, "victim periods share");
+	r = row(&p.table, "fifo-hog-share.half", "hog", "cpu_share");
+	CHECK(r && r->verdict == VERDICT_IMPROVED, "hog share moved to its 0.5 target");
+	pair_free(&p);
+}
+
+TEST(compare_noise_is_unchanged)
+{
+	static const char *const pairs[][2] = {
+		{ "base-3rep.json", "noise-3rep.json" },	/* rank test: interleaved ranks */
+		{ "base-1rep.json", "base-3rep.json" },		/* two real runs: check bands */
+		{ "base-3rep.json", "base-1rep.json" },
+		{ "base-3rep.json", "base-3rep.json" },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct pair p;
+
+		CHECK(compare_fixtures(pairs[i][0], pairs[i][1], &p), "%s %s refused", pairs[i][0], pairs[i][1]);
+		if (p.ok)
+			CHECK(p.table.regressed == 0 && p.table.improved == 0 && p.table.unchanged == 27,
+			      "%s %s: regressed %d improved %d unchanged %d", pairs[i][0], pairs[i][1], p.table.regressed,
+			      p.table.improved, p.table.unchanged);
+		pair_free(&p);
+	}
+}
+
+TEST(compare_noise_below_minimum_effect_is_unchanged)
+{
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+	struct pair p;
+	const struct compare_row *r;
+
+	/* In the real run, the default and unlimited hogs' shares are separated (p = 0.1) by 0.0005. */
+	memset(&p, 0, sizeof(p));
+	CHECK(result_file_load(fixture("base-3rep.json"), &p.base), "load");
+	for (int i = 0; i < p.base.series_count; i++) {
+		struct series *s = &p.base.series[i];
+
+		if (!strcmp(s->case_name, "fifo-hog-share.unlimited"))
+			snprintf(s->case_name, sizeof(s->case_name), "fifo-hog-share.default-renamed");
+	}
+	CHECK(result_file_load(fixture("base-3rep.json"), &p.new), "load");
+	for (int i = 0; i < p.new.series_count; i++) {
+		struct series *s = &p.new.series[i];
+
+		if (!strcmp(s->case_name, "fifo-hog-share.default"))
+			snprintf(s->case_name, sizeof(s->case_name), "fifo-hog-share.x");
+		else if (!strcmp(s->case_name, "fifo-hog-share.unlimited"))
+			snprintf(s->case_name, sizeof(s->case_name), "fifo-hog-share.default");
+	}
+	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
+	CHECK(p.ok, "compare refused");
+	r = p.ok ? row(&p.table, "fifo-hog-share.default", "hog", "cpu_share") : NULL;
+	CHECK(r && r->method == METHOD_RANK && fabs(r->mw.p - 0.1) < 1e-12 && r->verdict == VERDICT_UNCHANGED,
+	      "a separated but tiny change must stay unchanged");
+	pair_free(&p);
+}
+
+static void expect_refused(const char *base, const char *new, const char *named_file, const char *named_field)
+{
+	struct pair p;
+	char err[1024];
+	bool ok;
+
+	capture_begin();
+	ok = compare_fixtures(base, new, &p);
+	capture_end(err, sizeof(err));
+	CHECK(!ok, "%s vs %s accepted", base, new);
+	CHECK(strstr(err, named_file) != NULL, "%s vs %s: message does not name %s: %s", base, new, named_file, err);
+	CHECK(strstr(err, named_field) != NULL, "%s vs %s: message does not name %s: %s", base, new, named_field, err);
+	pair_free(&p);
+}
+
+TEST(compare_refuses_bad_input_naming_file_and_field)
+{
+	expect_refused("base-1rep.json", "other-scenario.json", "other-scenario.json", "results[0].scenario");
+	expect_refused("other-scenario.json", "base-1rep.json", "other-scenario.json", "results[0].scenario");
+	expect_refused("base-1rep.json", "schema-v2.json", "schema-v2.json", "schema_version: 2");
+	expect_refused("base-1rep.json", "malformed.json", "malformed.json", "not valid JSON");
+	expect_refused("base-1rep.json", "missing-policy.json", "missing-policy.json", "results[1].policy: missing");
+	expect_refused("base-1rep.json", "bad-metric.json", "bad-metric.json", "results[0].tasks[1].metrics.cpu_share");
+	expect_refused("base-1rep.json", "all-skipped.json", "all-skipped.json", "nothing was measured");
+	expect_refused("base-1rep.json", "no-such-file.json", "no-such-file.json", "cannot read");
+}
+
+TEST(compare_json_has_rows_and_limits)
+{
+	struct pair p;
+	json_object *root, *rows, *first, *v;
+
+	CHECK(compare_fixtures("base-3rep.json", "regression-3rep.json", &p), "compare refused");
+	if (!p.ok) {
+		pair_free(&p);
+		return;
+	}
+	root = compare_to_json(&p.table);
+	CHECK(json_object_object_get_ex(root, "rows", &rows) && (int)json_object_array_length(rows) == p.table.count,
+	      "rows");
+	first = json_object_array_get_idx(rows, 0);
+	CHECK(json_object_object_get_ex(first, "direction", &v) && !strcmp(json_object_get_string(v), "target"),
+	      "first row's direction");
+	CHECK(json_object_object_get_ex(first, "method", &v) && !strcmp(json_object_get_string(v), "mann-whitney-normal"),
+	      "first row's method: %s", v ? json_object_get_string(v) : "none");
+	CHECK(json_object_object_get_ex(root, "summary", &v) &&
+		      json_object_get_int(json_object_object_get(v, "regressed")) == 5, "summary");
+	json_object_put(root);
+	pair_free(&p);
+}
