@@ -1,7 +1,10 @@
 #include "cgroups.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,24 @@ bool cgroups_create(const struct scenario *s, char *why, size_t why_len)
 		}
 	}
 	return true;
+}
+
+void cgroups_remove_stale(void)
+{
+	DIR *dir = opendir(CPU_CGROUP);
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		int pid;
+
+		if (sscanf(e->d_name, "rtthrottle-%d-", &pid) != 1 || (kill(pid, 0) == 0 || errno != ESRCH))
+			continue;
+		if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR) == 0)
+			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run that died\n", CPU_CGROUP, e->d_name);
+	}
+	closedir(dir);
 }
 
 void cgroups_remove(const struct scenario *s)

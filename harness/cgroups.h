@@ -15,5 +15,7 @@ bool cgroups_create(const struct scenario *s, char *why, size_t why_len);
 void cgroups_dir_name(const char *group, char *out, size_t len);
 /* Removes the groups created; safe to call when none were. */
 void cgroups_remove(const struct scenario *s);
+/* Removes groups left by runs whose harness is gone (the guardian, and each new run, call it). */
+void cgroups_remove_stale(void);
 
 #endif

@@ -1,7 +1,9 @@
 #include "guardian.h"
+#include "cgroups.h"
 #include "state.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,6 +51,7 @@ static void guard(int fd)
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
 	state_remove_stale_temps();	/* the harness may have died saving the state */
+	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
 	if (!state_restore()) {
 		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
 		_exit(1);
@@ -57,7 +60,7 @@ static void guard(int fd)
 	_exit(0);
 }
 
-bool guardian_start(void)
+bool guardian_start(bool realtime)
 {
 	int fds[2];
 	pid_t pid;
@@ -75,7 +78,12 @@ bool guardian_start(void)
 		return false;
 	}
 	if (pid == 0) {
+		struct sched_param top = { .sched_priority = 99 };
+
 		close(fds[1]);
+		/* Above every hog, so it can act even where the harness shares the hogged CPU. */
+		if (realtime && sched_setscheduler(0, SCHED_FIFO, &top))
+			fprintf(stderr, "rtthrottle-guard: cannot run at SCHED_FIFO 99: %s\n", strerror(errno));
 		guard(fds[0]);
 	}
 	close(fds[0]);

@@ -8,7 +8,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-bool guardian_start(void);
+/* realtime: the guardian runs at SCHED_FIFO 99, above any hog (when the harness's CPU is hogged). */
+bool guardian_start(bool realtime);
 /* Tells the guardian which process group holds the current window's tasks. */
 void guardian_watch_group(pid_t pgid);
 /* The harness restored everything itself: the guardian leaves without acting. */

@@ -255,6 +255,42 @@ static void move_off_cpu(int cpu)
 		sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* The measured CPU is the one the harness and the shell live on (CPU 0, or the only one). */
+static bool hogs_harness_cpu(const struct run_options *opt)
+{
+	return opt->cpu == 0 || cpus_online_count() == 1;
+}
+
+/*
+ * Hogging the harness's own CPU is allowed (--allow-cpu0) only where a limit is in force for
+ * every policy: without one a runaway hog there would starve the harness, the shell and the
+ * guardian's own restore. Returns false after saying which scenario and policy.
+ */
+static bool limit_in_force(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+
+	if (!hogs_harness_cpu(opt))
+		return true;
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int np = run_policies(opt, opt->scenario[i], policies);
+
+		for (int k = 0; k < np; k++) {
+			struct limiter l;
+
+			run_scenario_limiter(&ctx->model, opt->scenario[i], &policies[k], &l);
+			if (!l.limited) {
+				fprintf(stderr, "rtthrottle run: refusing to hog CPU %d, where the harness runs: %s under policy %s "
+						"has no limit in force on this kernel (%s)\n",
+					opt->cpu, opt->scenario[i]->name, policies[k].name, l.why);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 /* Why the run cannot measure here, or NULL. */
 static const char *missing_privilege(void)
 {
@@ -323,6 +359,10 @@ int run_execute(const struct run_options *opt)
 		if (c != opt->cpu && cpu_is_online(c))
 			ctx.other_cpu = c;
 
+	if (!limit_in_force(&ctx)) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
+	}
 	skip = missing_privilege();
 	if (skip) {
 		status = run_unprivileged(&ctx, skip);
@@ -344,6 +384,7 @@ int run_execute(const struct run_options *opt)
 			return EXIT_CHECK_FAILED;
 		}
 	}
+	cgroups_remove_stale();
 	if (!knobs_read(&ctx.before)) {
 		close(lock_fd);
 		json_object_put(ctx.root);
@@ -355,7 +396,7 @@ int run_execute(const struct run_options *opt)
 	move_off_cpu(opt->cpu);
 	signals_install();
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
-	if (!guardian_start()) {
+	if (!guardian_start(hogs_harness_cpu(opt))) {
 		close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;

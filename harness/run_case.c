@@ -268,10 +268,10 @@ static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, cons
  * The limit the scenario's tasks meet. The fair server only acts for CFS tasks: with none on
  * the measured CPU, RT throttling (or nothing) is all there is.
  */
-static void scenario_limiter(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
-			     struct limiter *out)
+void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,
+			  struct limiter *out)
 {
-	struct kernel_model model = ctx->model;
+	struct kernel_model model = *m;
 	bool cfs = false;
 
 	/* Kernel work runs in the measured CPU's kworker, a CFS task. */
@@ -294,7 +294,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	bool ok;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
-	scenario_limiter(ctx, s, p, &limiter);
+	run_scenario_limiter(&ctx->model, s, p, &limiter);
 	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
 	json_object_object_add(res, "window_s", json_object_new_double(window_s));
 	progress_step("%s: policy %lld/%lld, %.1f s window, expecting %s", name, (long long)p->runtime_us,

@@ -31,6 +31,9 @@ struct run_ctx {
 enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
 			       int count, double window_s, char *why, size_t why_len);
 struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s);
+/* The limit a scenario's tasks meet under a policy (see run_case.c). */
+void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,
+			  struct limiter *out);
 /* Runs and judges one case; records it in ctx->results and prints its KTAP line. */
 void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep);
 /* Records a skipped case. */

@@ -99,3 +99,14 @@ def test_unprivileged_run_skips_everything_with_reason():
     assert rtt.read_knobs() == before
     doc = rtt.load(os.path.join(tmp, "r.json"))
     assert all(r["verdict"] == "skip" for r in doc["results"]), doc["results"]
+
+
+def test_hogging_cpu0_needs_a_limit_in_force():
+    """--allow-cpu0 is refused when a policy leaves no limit: a hog there takes the harness."""
+    before = rtt.read_knobs()
+    tmp = tempfile.mkdtemp(prefix="rtt-cpu0-")
+    proc = rtt.run(["run", "--cpu", "0", "--allow-cpu0", "--scenario", "rt-probe-collateral", "--policy",
+                    "unlimited", "--output", os.path.join(tmp, "r.json")], timeout=30)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "refusing to hog CPU 0" in proc.stderr and "unlimited" in proc.stderr, proc.stderr
+    assert rtt.read_knobs() == before and not rtt.rt_tasks_of() and os.listdir(tmp) == []
