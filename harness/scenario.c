@@ -505,6 +505,11 @@ static void scenario_free(struct scenario *s)
 	s->task_count = 0;
 }
 
+void scenario_release(struct scenario *s)
+{
+	scenario_free(s);
+}
+
 /* One JSON value and nothing after it but blanks; the error names the byte. */
 static json_object *read_json_strict(struct loader *ld, const char *path)
 {
@@ -512,19 +517,26 @@ static json_object *read_json_strict(struct loader *ld, const char *path)
 	json_object *root;
 	char *text = NULL;
 	size_t len = 0, end;
+	ssize_t got;
 	FILE *f = fopen(path, "re");
 
 	if (!f)
 		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
-	if (getdelim(&text, &len, '\0', f) < 0 && ferror(f)) {
+	if ((got = getdelim(&text, &len, '\0', f)) < 0 && ferror(f)) {
 		fclose(f);
 		free(text);
 		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
 	}
 	fclose(f);
-	if (!text)
+	if (got < 0) {	/* glibc may allocate text at EOF without terminating it */
+		free(text);
 		return bad(ld, "empty file"), NULL;
+	}
 	len = strlen(text);
+	if ((size_t)got != len) {	/* getdelim stopped at a NUL byte: no text file has one */
+		free(text);
+		return bad(ld, "NUL byte at offset %zu: not a text file", len), NULL;
+	}
 	tok = json_tokener_new();
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	end = json_tokener_get_parse_end(tok);

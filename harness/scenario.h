@@ -86,6 +86,8 @@ struct scenario {
 
 /* Loads one file; false after printing "FILE: FIELD: reason" to stderr. */
 bool scenario_load_file(const char *path, struct scenario *out);
+/* Frees what a loaded scenario holds (its tasks' params); for a scenario not added to the catalogue. */
+void scenario_release(struct scenario *s);
 /* Loads every *.json of the catalogue folder (sorted); false on the first bad file. */
 bool scenario_load_catalogue(void);
 /* Adds a file given on the command line; NULL after printing why. */

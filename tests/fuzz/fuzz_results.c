@@ -1,0 +1,34 @@
+/* libFuzzer target for the results loader of `rtthrottle compare` (harness/compare_load.c). */
+#include <string.h>
+
+#include "compare_load.h"
+
+#include "fuzz_input.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct result_file f;	/* large (PATH_MAX path): not on the stack */
+	const char *path = fuzz_write(data, size);
+
+	if (result_file_load(path, &f)) {
+		/* walk what compare reads: every series and observation, and the lookups */
+		volatile double sum = 0;
+
+		for (int i = 0; i < f.series_count; i++) {
+			const struct series *s = &f.series[i];
+
+			for (int j = 0; j < s->n; j++)
+				sum += s->obs[j].value + s->obs[j].repetition;
+			if (result_file_find(&f, s->case_name, s->task, s->metric) == NULL)
+				__builtin_trap();	/* a series the file holds must be found */
+		}
+		for (int i = 0; i < f.scenario_count; i++)
+			if (!result_file_has_scenario(&f, f.scenarios[i]))
+				__builtin_trap();
+		(void)sum;
+		result_file_free(&f);
+	}
+	return 0;
+}
