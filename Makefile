@@ -78,3 +78,65 @@ report: all
 	@latest=$$(ls -t results/*.json 2>/dev/null | head -1); \
 	if [ -z "$$latest" ]; then echo "report: no results/*.json yet; make run first" >&2; exit 2; fi; \
 	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"
+
+# Fuzzing of the two JSON loaders (issue 6): libFuzzer targets tests/fuzz/fuzz_scenario.c
+# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load), built with clang and
+# ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus tests/fuzz/corpus/<name>/.
+# New corpus entries and crash-*/leak-*/timeout-* files land in build-fuzz/, never in the repo;
+# any crash, leak, sanitizer report or timeout fails. Replay one: build-fuzz/fuzz_<name> FILE.
+FUZZ_BUILD   := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_TARGETS := scenario results
+FUZZ_CFLAGS   = $(filter-out -Werror -DRTT_GIT_COMMIT=%,$(CFLAGS)) -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+.PHONY: fuzz fuzz-build clean-fuzz
+
+$(FUZZ_BUILD)/%.o: %.c $(wildcard harness/*.h workloads/*.h tests/fuzz/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -DRTT_GIT_COMMIT='"fuzz"' -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
+	@echo "  LD      $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+fuzz: deps fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s (corpus $(FUZZ_BUILD)/corpus/$$t + tests/fuzz/corpus/$$t)"; \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-max_len=65536 -dict=tests/fuzz/json.dict -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
+			> $(FUZZ_BUILD)/fuzz_$$t.log 2>&1; status=$$?; \
+		grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)' \
+			$(FUZZ_BUILD)/fuzz_$$t.log | sed "s/^/fuzz: $$t: /"; \
+		if [ $$status -ne 0 ]; then \
+			tail -n 60 $(FUZZ_BUILD)/fuzz_$$t.log >&2; \
+			echo "fuzz: $$t FAILED (exit $$status); log $(FUZZ_BUILD)/fuzz_$$t.log," \
+			     "input in $(FUZZ_BUILD)/artifacts/$$t/" >&2; \
+			exit 1; \
+		fi; \
+	done
+
+clean: clean-fuzz
+clean-fuzz:
+	rm -rf $(FUZZ_BUILD)
+
+# Accuracy benchmark (issue 7): `make bench` measures how precisely rtthrottle measures (loop
+# resolution, share vs schedstat, probe vs cyclictest, calibration, overhead, memory) and writes
+# results/bench-<UTC time>.json. Runs on the real knobs as root, under flock /tmp/rtt-machine.lock.
+.PHONY: bench
+$(BUILD)/tests/bench/loop_cost: tests/bench/loop_cost.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -o $@ $<
+
+bench: all $(BUILD)/tests/bench/loop_cost
+	$(PYTHON) ci/bench.py

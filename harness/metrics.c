@@ -155,6 +155,10 @@ static void spinner_json(json_object *obj, const struct task_record *rec, const 
 	bool hog = rec->config.role == ROLE_HOG || rec->config.role == ROLE_BURST_HOG;
 
 	add_double(obj, "cpu_share", m->cpu_share);
+	/* The same window by the scheduler's own accounting (/proc/thread-self/schedstat). */
+	if (rec->schedstat_end_ns > rec->schedstat_begin_ns && rec->schedstat_begin_ns && m->window_s > 0)
+		add_double(obj, "schedstat_share",
+			   (double)(rec->schedstat_end_ns - rec->schedstat_begin_ns) / (m->window_s * 1e9));
 	/* Metrics that were not measurable are left out, so no check judges a placeholder. */
 	if (m->periods_span_s > 0) {
 		add_double(obj, "cpu_share_periods", m->cpu_share_periods);

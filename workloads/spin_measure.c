@@ -1,7 +1,10 @@
 #include "spin_measure.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t mono_ns(void)
 {
@@ -71,10 +74,29 @@ static __attribute__((noinline, cold)) void record_gap(struct task_record *rec, 
 	g->long_total++;
 }
 
+/* The kernel's scheduler accounting of this thread (ns on CPU), 0 if unreadable: window edges only. */
+static uint64_t schedstat_ns(void)
+{
+	char buf[96];
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
 void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *st)
 {
 	memset(&rec->gaps, 0, sizeof(rec->gaps));
 	st->start_ns = start_ns;
+	rec->schedstat_begin_ns = schedstat_ns();
+	rec->schedstat_end_ns = 0;
 	st->cpu_start_ns = thread_cpu_ns();
 	st->max_gap_ns = 0;
 	rec->first_ns = start_ns;
@@ -115,6 +137,7 @@ uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t fro
 void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns)
 {
 	rec->cpu_ns = thread_cpu_ns() - st->cpu_start_ns;
+	rec->schedstat_end_ns = rec->schedstat_begin_ns ? schedstat_ns() : 0;
 	rec->last_ns = now_ns;
 }
 

@@ -1,0 +1,456 @@
+#!/usr/bin/python3
+"""`make bench` (issue 7): shows that rtthrottle measures the kernel, not itself.
+
+Measures seven figures for real on this machine, prints each beside its target and writes
+results/bench-<UTC time>.json. Exits 1 only when a figure misses its target by more than 2x
+(0 otherwise, also when a figure misses by less). Needs root and a built tree (`make bench`
+builds it). Everything that runs SCHED_FIFO work (rtthrottle, cyclictest, the loop-cost
+helper) runs while this script holds `flock /tmp/rtt-machine.lock`, so runs never overlap:
+the script re-executes itself under flock and waits for the lock first.
+
+Stdlib only (Debian /usr/bin/python3).
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOCK = "/tmp/rtt-machine.lock"
+RTT = os.path.join(ROOT, "build", "rtthrottle")
+LOOP_COST = os.path.join(ROOT, "build", "tests", "bench", "loop_cost")
+PROBE_SCENARIO = os.path.join(ROOT, "tests", "bench", "probe-only.json")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAIRS = int(os.environ.get("RTT_BENCH_PAIRS", "5"))
+CALIBRATIONS = int(os.environ.get("RTT_BENCH_CALIBRATIONS", "2"))  # duty-cycle runs besides the quick suite
+MEM_SHORT_S, MEM_LONG_S = 10, float(os.environ.get("RTT_BENCH_LONG_S", "40"))
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def relock():
+    """Re-executes this script under flock so the whole bench holds the machine lock."""
+    if os.environ.get("RTT_BENCH_LOCKED") == "1":
+        return
+    env = dict(os.environ, RTT_BENCH_LOCKED="1")
+    log(f"bench: waiting for {LOCK} (another run may hold it for minutes)")
+    os.execvpe("flock", ["flock", LOCK, sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
+
+
+def last_cpu():
+    return max(os.sched_getaffinity(0)) if os.cpu_count() else 1
+
+
+def read_knobs():
+    out = {}
+    for k in ("sched_rt_runtime_us", "sched_rt_period_us"):
+        with open(f"/proc/sys/kernel/{k}") as f:
+            out[k] = int(f.read())
+    return out
+
+
+def proc_stat(pid):
+    """(utime+stime ticks, policy) of one process, or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            s = f.read()
+    except OSError:
+        return None
+    fields = s[s.rindex(")") + 2:].split()
+    # fields[0] is field 3 (state): utime is field 14, stime 15, policy 41.
+    return int(fields[11]) + int(fields[12]), int(fields[38])
+
+
+def children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def vm_hwm_kb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def fifo_tasks_left():
+    """User-space SCHED_FIFO/RR processes (kernel threads, which have no cmdline, excluded)."""
+    left = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        st = proc_stat(int(d))
+        if not st or st[1] not in (1, 2):
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue
+        if cmd:
+            left.append(f"{d} {cmd}")
+    return left
+
+
+def run_rtt(args, poll_s=0.02):
+    """Runs rtthrottle as a direct child; samples its own CPU time (not its children's), its
+    peak RSS and whether a measuring window is on (a SCHED_FIFO child alive).
+    Returns (results JSON or None, dict of measurements)."""
+    fd, out = tempfile.mkstemp(prefix="rtt-bench-", suffix=".json")
+    os.close(fd)
+    os.unlink(out)
+    cmd = [RTT, "run", "--quiet", "--output", out] + args
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    samples = []  # (t, harness ticks, window on)
+    hwm = [0]
+    done = threading.Event()
+
+    def poll():
+        while not done.is_set():
+            st = proc_stat(proc.pid)
+            if st is None:
+                break
+            on = any((c := proc_stat(k)) and c[1] in (1, 2) for k in children(proc.pid))
+            samples.append((time.monotonic(), st[0], on))
+            h = vm_hwm_kb(proc.pid)
+            if h:
+                hwm[0] = max(hwm[0], h)
+            time.sleep(poll_s)
+
+    th = threading.Thread(target=poll, daemon=True)
+    th.start()
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - t0
+    done.set()
+    th.join()
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    data = None
+    if os.path.exists(out):
+        with open(out) as f:
+            data = json.load(f)
+        os.unlink(out)
+    # Harness CPU inside windows: each stretch of samples with a FIFO child alive.
+    win_ticks = win_s = 0.0
+    i = 0
+    while i < len(samples):
+        if not samples[i][2]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(samples) and samples[j + 1][2]:
+            j += 1
+        win_ticks += samples[j][1] - samples[i][1]
+        win_s += samples[j][0] - samples[i][0]
+        i = j + 1
+    meas = {
+        "cmd": " ".join(cmd[:1] + cmd[2:]), "exit": proc.returncode, "wall_s": wall,
+        "harness_cpu_s": (samples[-1][1] / CLK_TCK) if samples else None,
+        "harness_cpu_in_windows_s": win_ticks / CLK_TCK, "windows_observed_s": win_s,
+        "harness_vmhwm_kb": hwm[0] or None, "maxrss_kb": ru.ru_maxrss,
+        "children_cpu_s": ru.ru_utime + ru.ru_stime,
+    }
+    if proc.returncode not in (0, 1) or data is None:
+        log(f"bench: {meas['cmd']} exited {proc.returncode}: {stderr.strip()[-400:]}")
+    return data, meas
+
+
+def task(result, name):
+    for t in result.get("tasks", []):
+        if t["name"] == name:
+            return t["metrics"]
+    return {}
+
+
+def windows_and_settle(data):
+    """Seconds of measuring windows in a run (scenario windows + noise floor + calibration +
+    probe windows) and of the deliberate settle wait (one RT period after each scenario window)."""
+    windows = sum(r.get("window_s") or 0 for r in data["results"] if r.get("verdict") != "skip")
+    windows += (data.get("noise_floor") or {}).get("window_s", 0)
+    if "calibration" in data:
+        windows += 0.3
+    cmd = data["run"]["cmdline"].split()
+    probe_s = 2.0
+    if "--probe-seconds" in cmd:
+        probe_s = float(cmd[cmd.index("--probe-seconds") + 1])
+    windows += 2 * probe_s
+    restored = read_knobs()["sched_rt_period_us"]
+    # The regime probe's two windows (default 1 s period, then -1 at the restored period) settle too.
+    settle = (max(1000000, restored) + restored) / 1e6 if probe_s > 0 else 0.0
+    for r in data["results"]:
+        if r.get("verdict") in ("skip",) or r.get("error"):
+            continue
+        pol = r.get("policy") or {}
+        settle += max(pol.get("period_us") or 0, restored) / 1e6
+    return windows, settle
+
+
+class Bench:
+    def __init__(self):
+        self.figures = []
+        self.raw = {}
+
+    def figure(self, key, title, value, target, ok, fail, unit="", detail=""):
+        """ok: meets the target; fail: misses it by more than 2x."""
+        verdict = "ok" if ok else ("FAIL" if fail else "miss")
+        self.figures.append({"key": key, "title": title, "value": value, "unit": unit,
+                             "target": target, "verdict": verdict, "detail": detail})
+        v = f"{value:.4g}" if isinstance(value, float) else str(value)
+        print(f"{verdict:4}  {title}: {v}{unit}  (target {target}){'  ' + detail if detail else ''}", flush=True)
+
+
+def fig_loop(b):
+    cpu = last_cpu()
+    out = subprocess.run([LOOP_COST, str(cpu)], capture_output=True, text=True, check=True).stdout
+    r = json.loads(out)
+    b.raw["loop_cost"] = r
+    for k in ("median_ns", "p99_ns"):
+        v = float(r[k])
+        b.figure(f"loop_{k}", f"1. hog loop step, {k[:-3]}", v, "< 100 ns", v < 100, v > 200, " ns",
+                 f"(mean {r['mean_ns']:.1f} ns, p99.9 {r['p999_ns']} ns over {r['steps']} steps on CPU {cpu})")
+
+
+def fig_share(b, runs):
+    diffs = []
+    for label, data in runs:
+        for res in data["results"]:
+            for name in ("hog", "victim"):
+                m = task(res, name)
+                if "cpu_share" in m and "schedstat_share" in m:
+                    diffs.append((label, name, m["cpu_share"], m["schedstat_share"]))
+    b.raw["share"] = [dict(zip(("run", "task", "cpu_share", "schedstat_share"), d)) for d in diffs]
+    if not diffs:
+        b.figure("share_pp", "2. share vs schedstat", float("nan"), "< 0.1 pp", False, True, "",
+                 "no schedstat_share in the results")
+        return
+    worst = max(abs(c - s) * 100 for _, _, c, s in diffs)
+    detail = "; ".join(f"{l} {n} {c:.5f} vs {s:.5f}" for l, n, c, s in diffs)
+    b.figure("share_pp", "2. |cpu_share - schedstat share|, worst", worst, "< 0.1 pp", worst < 0.1,
+             worst > 0.2, " pp", f"({detail})")
+
+
+def cyclictest_once(cpu):
+    fd, js = tempfile.mkstemp(prefix="rtt-bench-ct-", suffix=".json")
+    os.close(fd)
+    subprocess.run(["cyclictest", "-q", "-m", "-p", "80", "-i", "1000", "-a", str(cpu), "-t", "1",
+                    "-D", "5", "-h", "2000", f"--json={js}"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE, check=True)
+    with open(js) as f:
+        data = json.load(f)
+    os.unlink(js)
+    th = next(iter(data["thread"].values()))
+    hist = sorted((int(k), int(v)) for k, v in th.get("histogram", {}).items())
+    n = sum(v for _, v in hist)
+
+    def pct(q):
+        seen = 0
+        for us, v in hist:
+            seen += v
+            if seen > q * n:
+                return float(us)
+        return float(th["max"])
+    return {"p50": pct(0.5), "p99": pct(0.99), "max": float(th["max"]), "samples": n,
+            "avg": float(th.get("avg", 0))}
+
+
+def fig_probe(b):
+    if not shutil.which("cyclictest"):
+        b.figure("probe", "3. probe vs cyclictest", float("nan"), "within 5%", False, True, "",
+                 "cyclictest missing: apt-get install rt-tests (ci/install-deps.sh)")
+        return
+    cpu = last_cpu()
+    pairs = []
+    for i in range(PAIRS):
+        data, meas = run_rtt(["--scenario-file", PROBE_SCENARIO, "--scenario", "bench-probe-only",
+                              "--policy", "default", "--probe-seconds", "0", "--cpu", str(cpu)])
+        lat = task(data["results"][0], "probe").get("latency_us", {}) if data else {}
+        ct = cyclictest_once(cpu)
+        pairs.append({"rtthrottle": {k: lat.get(k) for k in ("p50", "p99", "max", "samples", "avg")},
+                      "cyclictest": ct})
+        log(f"bench: pair {i + 1}/{PAIRS}: rtthrottle p50/p99/max {lat.get('p50')}/{lat.get('p99')}/"
+            f"{lat.get('max')} us, cyclictest {ct['p50']}/{ct['p99']}/{ct['max']} us")
+    b.raw["probe_pairs"] = pairs
+    for k in ("p50", "p99", "max"):
+        a = [p["rtthrottle"][k] for p in pairs if p["rtthrottle"][k] is not None]
+        c = [p["cyclictest"][k] for p in pairs]
+        if not a:
+            b.figure(f"probe_{k}", f"3. probe/cyclictest {k}", float("nan"), "1 +- 5%", False, True)
+            continue
+        ratio = statistics.median(a) / statistics.median(c) if statistics.median(c) else float("inf")
+        dev = abs(ratio - 1)
+        b.figure(f"probe_{k}_ratio", f"3. probe/cyclictest {k} ratio (median of {len(a)} pairs)", ratio,
+                 "1 +- 5%", dev <= 0.05, dev > 0.10, "",
+                 f"(rtthrottle {statistics.median(a):.1f} us, cyclictest {statistics.median(c):.1f} us;"
+                 f" histograms of 1 us buckets)")
+
+
+def calibration_errors(data):
+    errs = []
+    for r in data["results"]:
+        if r.get("scenario") != "duty-cycle" or r.get("verdict") == "skip":
+            continue
+        m = task(r, "app")
+        u = (r.get("sweep") or {}).get("value")
+        if u is None or "job_cpu_us" not in m:
+            continue
+        want = u * 10000.0  # duty-cycle.json: period_us 10000
+        errs.append({"utilisation": u, "job_cpu_us": m["job_cpu_us"], "requested_us": want,
+                     "error": m["job_cpu_us"] / want - 1})
+    return errs
+
+
+def fig_calibration(b, runs):
+    per_run = []
+    for label, data in runs:
+        e = calibration_errors(data)
+        if e:
+            per_run.append({"run": label, "loops_per_us": (data.get("calibration") or {}).get("loops_per_us"),
+                            "calibration_spread": (data.get("calibration") or {}).get("spread"),
+                            "jobs": e, "mean_error": statistics.mean(x["error"] for x in e)})
+    b.raw["calibration"] = per_run
+    if not per_run:
+        b.figure("calibration", "4. calibration error", float("nan"), "< 1%", False, True, "",
+                 "no duty-cycle results")
+        return
+    allerr = [x["error"] for r in per_run for x in r["jobs"]]
+    worst = max(abs(x) for x in allerr) * 100
+    means = [r["mean_error"] * 100 for r in per_run]
+    spread = max(means) - min(means)
+    b.figure("calibration_worst_pct", f"4. job CPU vs requested work, worst |error| ({len(allerr)} jobs sizes,"
+             f" {len(per_run)} calibrations)", worst, "< 1%", worst < 1, worst > 2, " %",
+             f"(mean error per calibration {', '.join(f'{m:+.2f}%' for m in means)}; spread {spread:.2f} pp)")
+
+
+def fig_efficiency(b, quick, quick_meas, one, one_meas):
+    w, s = windows_and_settle(quick)
+    ratio_all = quick_meas["wall_s"] / w
+    ratio_ns = (quick_meas["wall_s"] - s) / w
+    b.raw["efficiency"] = {"quick_wall_s": quick_meas["wall_s"], "quick_windows_s": w, "quick_settle_s": s,
+                           "quick_exit": quick_meas["exit"]}
+    b.figure("quick_ratio_excl_settle", "5. quick suite wall / windows, deliberate settle excluded", ratio_ns,
+             "<= 1.1", ratio_ns <= 1.1, ratio_ns > 2.2, "",
+             f"(wall {quick_meas['wall_s']:.1f} s, windows {w:.1f} s, settle {s:.1f} s = one RT period after"
+             f" each window, deliberate; with it: {ratio_all:.2f})")
+    w1, s1 = windows_and_settle(one)
+    overhead_ms = (one_meas["wall_s"] - w1 - s1) * 1000
+    b.raw["efficiency"].update({"one_wall_s": one_meas["wall_s"], "one_windows_s": w1, "one_settle_s": s1,
+                                "one_setup_teardown_ms": overhead_ms})
+    b.figure("setup_teardown_ms", "5. setup + teardown of one scenario run (wall - windows - settle)",
+             overhead_ms, "(reported)", True, False, " ms",
+             f"(wall {one_meas['wall_s']:.2f} s, windows {w1:.2f} s incl. noise floor, settle {s1:.1f} s)")
+
+
+def fig_memory(b, short_meas, long_meas):
+    b.raw["memory"] = {"short_s": MEM_SHORT_S, "long_s": MEM_LONG_S, "short": short_meas, "long": long_meas}
+    for key, title in (("harness_vmhwm_kb", "harness peak RSS (VmHWM)"),
+                       ("maxrss_kb", "peak RSS of harness + tasks (wait4 ru_maxrss)")):
+        a, c = short_meas[key], long_meas[key]
+        if not a or not c:
+            b.figure(f"mem_{key}", f"6. {title}", float("nan"), "equal within 5%", False, True)
+            continue
+        d = abs(c / a - 1) * 100
+        b.figure(f"mem_{key}", f"6. {title}, {MEM_LONG_S:g} s vs {MEM_SHORT_S} s run", d, "equal within 5%",
+                 d <= 5, d > 10, " %", f"({a} kB vs {c} kB)")
+
+
+def fig_harness_cpu(b, metas):
+    ticks = sum(m["harness_cpu_in_windows_s"] for m in metas)
+    secs = sum(m["windows_observed_s"] for m in metas)
+    if secs <= 0:
+        b.figure("harness_cpu_pct", "7. harness CPU during windows", float("nan"), "< 1%", False, True)
+        return
+    pct = 100 * ticks / secs
+    b.figure("harness_cpu_pct", "7. harness CPU during windows (its own utime+stime, not its tasks')", pct,
+             "< 1% of one CPU", pct < 1, pct > 2, " %",
+             f"({ticks * 1000:.0f} ms over {secs:.1f} s of windows; /proc/PID/stat, {1000 / CLK_TCK:.0f} ms ticks)")
+
+
+def main():
+    relock()
+    if os.geteuid() != 0:
+        log("bench: needs root (it runs SCHED_FIFO tasks and writes the RT knobs)")
+        return 2
+    for p in (RTT, LOOP_COST):
+        if not os.access(p, os.X_OK):
+            log(f"bench: {p} missing: run `make bench`")
+            return 2
+    started = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    knobs_before = read_knobs()
+    log(f"bench: holding {LOCK}; knobs {knobs_before}")
+    b = Bench()
+    t0 = time.monotonic()
+
+    def guarded(fn, *args):
+        try:
+            fn(b, *args)
+        except Exception as e:  # a figure that cannot be computed fails, the others still count
+            b.figure(fn.__name__, f"{fn.__name__} could not be measured", float("nan"), "-", False, True, "",
+                     f"{type(e).__name__}: {e}")
+
+    guarded(fig_loop)
+
+    log(f"bench: fifo-hog-share, {MEM_SHORT_S} s and {MEM_LONG_S:g} s windows")
+    cpu = str(last_cpu())
+    share_args = ["--scenario", "fifo-hog-share", "--policy", "default", "--probe-seconds", "0", "--cpu", cpu]
+    short, short_meas = run_rtt(share_args + ["--duration", str(MEM_SHORT_S)])
+    long_, long_meas = run_rtt(share_args + ["--duration", f"{MEM_LONG_S:g}"])
+    runs = [(f"{MEM_SHORT_S}s", short), (f"{MEM_LONG_S:g}s", long_)]
+    guarded(fig_share, [r for r in runs if r[1]])
+
+    log("bench: quick suite")
+    quick, quick_meas = run_rtt(["--suite", "quick"])
+    cal_runs = [("quick", quick)] if quick else []
+    for i in range(CALIBRATIONS):
+        log(f"bench: duty-cycle calibration run {i + 1}/{CALIBRATIONS}")
+        d, _ = run_rtt(["--scenario", "duty-cycle", "--probe-seconds", "0", "--cpu", cpu])
+        if d:
+            cal_runs.append((f"duty-cycle-{i + 1}", d))
+
+    log(f"bench: probe vs cyclictest, {PAIRS} pairs of 5 s")
+    guarded(fig_probe)
+    guarded(fig_calibration, cal_runs)
+    if quick and short:
+        guarded(fig_efficiency, quick, quick_meas, short, short_meas)
+    guarded(fig_memory, short_meas, long_meas)
+    guarded(fig_harness_cpu, [short_meas, long_meas])
+
+    knobs_after = read_knobs()
+    left = fifo_tasks_left()
+    clean = knobs_after == knobs_before and not left
+    print(f"{'ok' if clean else 'FAIL':4}  knobs after {knobs_after} (before {knobs_before}); "
+          f"SCHED_FIFO tasks left: {left or 'none'}", flush=True)
+    out = os.path.join(ROOT, "results", f"bench-{started}.json")
+    doc = {"schema": "rtthrottle-bench/1", "start": started, "host": os.uname().nodename,
+           "kernel": os.uname().release, "cpu": int(cpu), "elapsed_s": time.monotonic() - t0,
+           "figures": b.figures, "raw": b.raw,
+           "runs": {"short": short_meas, "long": long_meas, "quick": quick_meas},
+           "knobs_before": knobs_before, "knobs_after": knobs_after, "fifo_tasks_left": left}
+    tmp = out + f".tmp.{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=2, default=str)
+    os.rename(tmp, out)
+    fails = [f["key"] for f in b.figures if f["verdict"] == "FAIL"]
+    print(f"bench: wrote {out}; {len(b.figures)} figures, "
+          f"{sum(f['verdict'] == 'ok' for f in b.figures)} on target, "
+          f"{sum(f['verdict'] == 'miss' for f in b.figures)} missed (< 2x), {len(fails)} failed (> 2x)", flush=True)
+    return 1 if fails or not clean else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
