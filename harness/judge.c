@@ -91,7 +91,8 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 	else if (!strcmp(name, "tick_us"))
 		*v = jc->model->tick_us;
 	else if (!strcmp(name, "time_tol"))
-		*v = 2 * jc->model->tick_us + jc->noise->gap_max_us;
+		/* Two ticks of accounting, the machine's own longest gap, and what the VM stole. */
+		*v = 2 * jc->model->tick_us + jc->noise->gap_max_us + jc->steal_us;
 	else if (!strcmp(name, "noise_gap_max_us"))
 		*v = jc->noise->gap_max_us;
 	else if (!strcmp(name, "noise_loss"))

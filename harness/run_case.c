@@ -6,6 +6,7 @@
 #include "metrics.h"
 #include "report.h"
 #include "signals.h"
+#include "sysinfo.h"
 #include "util.h"
 
 #include <math.h>
@@ -144,12 +145,38 @@ void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct p
 
 static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
 {
-	return where == CPU_MEASURED ? ctx->opt->cpu : where == CPU_OTHER ? ctx->other_cpu : -1;
+	if (where == CPU_MEASURED || where == CPU_EACH_BUT_0)
+		return ctx->opt->cpu;
+	return where == CPU_OTHER ? ctx->other_cpu : -1;
 }
 
-/* The scenario's tasks as the workloads take them. */
-static void build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
-			const struct limiter *limiter, struct task_config *out)
+/*
+ * Copies of "each-but-0" tasks for every online CPU but CPU 0 and the measured one, after the
+ * scenario's own tasks (so checks, which name the scenario's tasks, judge the measured CPU's).
+ * Returns the number of tasks in all.
+ */
+static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out)
+{
+	int count = s->task_count;
+
+	for (int i = 0; i < s->task_count; i++) {
+		if (s->tasks[i].cpu != CPU_EACH_BUT_0)
+			continue;
+		for (int c = 1; c <= cpu_last_online() && count < TASKS_MAX; c++) {
+			if (c == ctx->opt->cpu || !cpu_is_online(c))
+				continue;
+			out[count] = out[i];
+			out[count].cpu = c;
+			snprintf(out[count].name, sizeof(out[count].name), "%.16s@%d", s->tasks[i].name, c % 10000);
+			count++;
+		}
+	}
+	return count;
+}
+
+/* The scenario's tasks as the workloads take them; returns how many. */
+static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
+		       const struct limiter *limiter, struct task_config *out)
 {
 	for (int i = 0; i < s->task_count; i++) {
 		const struct scenario_task *t = &s->tasks[i];
@@ -201,6 +228,7 @@ static void build_tasks(const struct run_ctx *ctx, const struct scenario *s, int
 	for (int i = 0; i < s->task_count; i++)
 		if (out[i].role == ROLE_ADMIN)
 			out[out[i].target].may_be_killed = 1;
+	return add_copies(ctx, s, out);
 }
 
 static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)
@@ -291,6 +319,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	char name[192], why[320] = "";
 	enum window_status status;
 	struct limiter limiter;
+	int count;
 	bool ok;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
@@ -299,13 +328,13 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	json_object_object_add(res, "window_s", json_object_new_double(window_s));
 	progress_step("%s: policy %lld/%lld, %.1f s window, expecting %s", name, (long long)p->runtime_us,
 		      (long long)p->period_us, window_s, regime_name(limiter.regime));
-	build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
+	count = build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
 	if (s->cgroup_count && !cgroups_create(s, why, sizeof(why))) {
 		progress_advance(window_s);
 		record_error(ctx, res, name, why);
 		return;
 	}
-	status = run_measure(ctx, p, tasks, s->task_count, window_s, why, sizeof(why));
+	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
 	if (status != WINDOW_OK) {
@@ -320,7 +349,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		return;
 	}
 	arr = json_object_new_array();
-	for (int i = 0; i < s->task_count; i++) {
+	for (int i = 0; i < count; i++) {
 		struct task_metrics m;
 		const struct task_record *rec = &ctx->shm->task[i];
 
@@ -330,7 +359,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	}
 	json_object_object_add(res, "tasks", arr);
 	ok = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics);
-	for (int i = 0; i < s->task_count; i++)
+	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
 	json_object_object_add(res, "verdict", json_object_new_string(ok ? "pass" : "fail"));
 	json_object_array_add(ctx->results, res);

@@ -248,8 +248,10 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 		t->cpu = CPU_OTHER;
 	else if (!strcmp(cpu, "any"))
 		t->cpu = CPU_ANY;
+	else if (!strcmp(cpu, "each-but-0"))
+		t->cpu = CPU_EACH_BUT_0;
 	else
-		return bad(ld, "cpu must be \"measured\", \"other\" or \"any\", not \"%s\"", cpu);
+		return bad(ld, "cpu must be \"measured\", \"other\", \"any\" or \"each-but-0\", not \"%s\"", cpu);
 	if (t->cgroup[0]) {
 		bool known = false;
 

@@ -29,6 +29,7 @@ enum cpu_placement {
 	CPU_MEASURED,	/* the run's measured CPU */
 	CPU_OTHER,	/* an online CPU that is not the measured one */
 	CPU_ANY,	/* not pinned */
+	CPU_EACH_BUT_0,	/* the measured CPU, and a copy on every other online CPU but CPU 0 */
 };
 
 enum regime_mask {

@@ -446,7 +446,7 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"unknown-policy\", \"summary\": \"malformed: no policy sometimes\", \"policies\": [\"default\", \"sometimes\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
 	{ "policy-runtime-over-period", "policies[0]", "runtime exceeds period",
 	  "{\"name\": \"policy-runtime-over-period\", \"summary\": \"malformed: an inline policy with runtime > period\", \"policies\": [{\"name\": \"over\", \"runtime_us\": 1200000, \"period_us\": 1000000}], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
-	{ "unknown-cpu", "tasks[0]", "cpu must be \"measured\", \"other\" or \"any\", not \"cpu3\"",
+	{ "unknown-cpu", "tasks[0]", "cpu must be \"measured\", \"other\", \"any\" or \"each-but-0\", not \"cpu3\"",
 	  "{\"name\": \"unknown-cpu\", \"summary\": \"malformed: no cpu placement cpu3\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50, \"cpu\": \"cpu3\"}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
 	{ "cgroup-undeclared", "tasks[0]", "cgroup \"A\" is not among the scenario's cgroups",
 	  "{\"name\": \"cgroup-undeclared\", \"summary\": \"malformed: a task in a cgroup the scenario does not declare\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50, \"cgroup\": \"A\"}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
