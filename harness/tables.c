@@ -242,8 +242,11 @@ static void fmt(char *buf, size_t len, json_object *row, const char *key, const 
 void tables_print(json_object *root)
 {
 	json_object *results, *rows;
+	bool repeated = false;	/* label results .repN when the run repeated them */
 
 	json_object_object_get_ex(root, "results", &results);
+	for (size_t i = 0; i < json_object_array_length(results); i++)
+		repeated |= num(json_object_array_get_idx(results, i), "repetition", 1) > 1;
 	ktap_diag("%-44s %-18s %7s  %s", "result", "regime", "verdict", "first failed (or first) check");
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *sw;
@@ -252,6 +255,8 @@ void tables_print(json_object *root)
 		snprintf(name, sizeof(name), "%s.%s", str(r, "scenario"), policy_of(r).name);
 		if (json_object_object_get_ex(r, "sweep", &sw))
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s=%g", str(sw, "param"), num(sw, "value", 0));
+		if (repeated)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".rep%.0f", num(r, "repetition", 1));
 		headline(r, line, sizeof(line));
 		ktap_diag("%-44s %-18s %7s  %s", name, str(r, "regime"), str(r, "verdict"), line);
 	}
