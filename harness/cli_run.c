@@ -206,11 +206,6 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 		used += snprintf(opt->cmdline + used, sizeof(opt->cmdline) - used, " %s", argv[i]);
 }
 
-static bool parse_seconds(const char *text, double min, double max, double *out)
-{
-	return parse_double(text, min, max, out);
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick" };
@@ -237,15 +232,15 @@ int cmd_run(int argc, char **argv)
 		case OPT_OUTPUT: raw.output = optarg; break;
 		case OPT_QUIET: opt.quiet = true; break;
 		case OPT_DURATION:
-			if (!parse_seconds(optarg, 0.1, 3600, &opt.duration_s))
+			if (!parse_double(optarg, 0.1, 3600, &opt.duration_s))
 				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);
 			break;
 		case OPT_NOISE:
-			if (!parse_seconds(optarg, 0.1, 600, &opt.noise_s))
+			if (!parse_double(optarg, 0.1, 600, &opt.noise_s))
 				return bad("--noise-seconds: '%s' is not a number of seconds from 0.1 to 600", optarg);
 			break;
 		case OPT_PROBE:
-			if (!parse_seconds(optarg, 0, 600, &opt.probe_s) || (opt.probe_s > 0 && opt.probe_s < 1.1))
+			if (!parse_double(optarg, 0, 600, &opt.probe_s) || (opt.probe_s > 0 && opt.probe_s < 1.1))
 				return bad("--probe-seconds: '%s' must be 0 (skip) or 1.1 to 600 seconds (more than one period)", optarg);
 			break;
 		case OPT_REPEAT:

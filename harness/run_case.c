@@ -181,7 +181,6 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 	for (int i = 0; i < s->task_count; i++) {
 		const struct scenario_task *t = &s->tasks[i];
 		struct task_config *c = &out[i];
-		double (*param)(const struct scenario_task *, const char *, double) = scenario_param;
 		double utilisation;
 		json_object *target;
 
@@ -190,35 +189,35 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		c->priority = t->priority;
 		if (t->cgroup[0])
 			cgroups_dir_name(t->cgroup, c->cgroup, sizeof(c->cgroup));
-		c->rttime_soft_us = (uint64_t)param(t, "rttime_soft_us", 0);
-		c->rttime_hard_us = (uint64_t)param(t, "rttime_hard_us", 0);
+		c->rttime_soft_us = (uint64_t)scenario_param(t, "rttime_soft_us", 0);
+		c->rttime_hard_us = (uint64_t)scenario_param(t, "rttime_hard_us", 0);
 		c->may_be_killed = c->rttime_hard_us > 0;
 		switch (t->role) {
 		case ROLE_PROBE:
-			c->interval_ns = (uint64_t)(param(t, "interval_us", 1000) * 1000);
+			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
 			break;
 		case ROLE_KERNEL_WORK:
-			c->interval_ns = (uint64_t)(param(t, "interval_us", 100000) * 1000);
+			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);
 			break;
 		case ROLE_PERIODIC:
 			c->throttle_gap_ns = (uint64_t)(throttle_threshold_us(limiter, &ctx->noise, ctx->model.tick_us) * 1000);
-			c->interval_ns = (uint64_t)(param(t, "period_us", 10000) * 1000);
+			c->interval_ns = (uint64_t)(scenario_param(t, "period_us", 10000) * 1000);
 			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
 					      ? s->sweep_values[sweep]
-					      : param(t, "utilisation", 0.5);
-			c->work_loops = (uint64_t)(utilisation * param(t, "period_us", 10000) * ctx->loops_per_us);
-			c->dl_runtime_ns = (uint64_t)(param(t, "dl_runtime_us", 0) * 1000);
-			c->dl_period_ns = (uint64_t)(param(t, "dl_period_us", param(t, "period_us", 10000)) * 1000);
+					      : scenario_param(t, "utilisation", 0.5);
+			c->work_loops = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * ctx->loops_per_us);
+			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
+			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", scenario_param(t, "period_us", 10000)) * 1000);
 			break;
 		case ROLE_ADMIN:
-			c->act_at_ns = (uint64_t)(param(t, "act_at_ms", 500) * 1e6);
+			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 500) * 1e6);
 			c->target = json_object_object_get_ex(t->params, "target", &target)
 					    ? scenario_task_index(s, json_object_get_string(target))
 					    : 0;
 			break;
 		case ROLE_BURST_HOG:
-			c->burst_ns = (uint64_t)(param(t, "burst_ms", 2000) * 1e6);
-			c->burst_every_ns = (uint64_t)(param(t, "every_ms", 4000) * 1e6);
+			c->burst_ns = (uint64_t)(scenario_param(t, "burst_ms", 2000) * 1e6);
+			c->burst_every_ns = (uint64_t)(scenario_param(t, "every_ms", 4000) * 1e6);
 			break;
 		default:
 			break;
