@@ -48,7 +48,7 @@ test: deps all $(BUILD)/unit-tests
 clean:
 	rm -rf $(BUILD)
 
-# Sanitizers and valgrind (issue 6). `make sanitize` builds the binary and the unit tests with
+# Sanitizers and valgrind. `make sanitize` builds the binary and the unit tests with
 # ASan+UBSan into build-asan/ and runs the unit tests plus the CLI cases of tests/memcheck.sh;
 # any sanitizer report fails. `make valgrind` runs the same on build/ under memcheck.
 # SANITIZE is appended here (recipes expand CFLAGS late), so `make BUILD=x SANITIZE=...` works.
@@ -71,7 +71,7 @@ clean: clean-asan
 clean-asan:
 	rm -rf $(ASAN_BUILD)
 
-# The HTML report of the newest results/*.json (issue 4), where `make run` ends:
+# The HTML report of the newest results/*.json, where `make run` ends:
 # results/report/index.html. BASELINE=FILE (e.g. a run in results/reference/) adds the verdicts.
 .PHONY: report
 report: all
@@ -79,7 +79,7 @@ report: all
 	if [ -z "$$latest" ]; then echo "report: no results/*.json yet; make run first" >&2; exit 2; fi; \
 	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"
 
-# Fuzzing of the two JSON loaders (issue 6): libFuzzer targets tests/fuzz/fuzz_scenario.c
+# Fuzzing of the two JSON loaders: libFuzzer targets tests/fuzz/fuzz_scenario.c
 # (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load), built with clang and
 # ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus tests/fuzz/corpus/<name>/.
 # New corpus entries and crash-*/leak-*/timeout-* files land in build-fuzz/, never in the repo;
@@ -129,7 +129,7 @@ clean: clean-fuzz
 clean-fuzz:
 	rm -rf $(FUZZ_BUILD)
 
-# Accuracy benchmark (issue 7): `make bench` measures how precisely rtthrottle measures (loop
+# Accuracy benchmark: `make bench` measures how precisely rtthrottle measures (loop
 # resolution, share vs schedstat, probe vs cyclictest, calibration, overhead, memory) and writes
 # results/bench-<UTC time>.json. Runs on the real knobs as root, under flock /tmp/rtt-machine.lock.
 .PHONY: bench

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`make bench` (issue 7): shows that rtthrottle measures the kernel, not itself.
+"""`make bench`: shows that rtthrottle measures the kernel, not itself.
 
 Measures seven figures for real on this machine, prints each beside its target and writes
 results/bench-<UTC time>.json. Exits 1 only when a figure misses its target by more than 2x

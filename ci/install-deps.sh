@@ -4,9 +4,9 @@
 set -euo pipefail
 
 packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps valgrind)
-packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test (issue 4)
-packages+=(rt-tests)  # cyclictest, the reference of `make bench` (issue 7)
-packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes (issue 6)
+packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test
+packages+=(rt-tests)  # cyclictest, the reference of `make bench`
+packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

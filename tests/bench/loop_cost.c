@@ -1,5 +1,5 @@
 /*
- * The cost of one measuring step of the hog loop (issue 7, `make bench`): spin on
+ * The cost of one measuring step of the hog loop (`make bench`): spin on
  * clock_gettime(CLOCK_MONOTONIC) as the hog does, pinned to the last online CPU as SCHED_OTHER,
  * and histogram the step lengths in ns. Prints {"steps", "median_ns", "p99_ns", "mean_ns", ...}.
  * A step is the finest gap the hog can see: the gap-detection resolution.

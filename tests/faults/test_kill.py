@@ -226,7 +226,7 @@ _calibration = {}
 
 
 def _calibrated(before):
-    """The phases of an undisturbed run (measured once per session, see _calibrate)."""
+    """The phases of an undisturbed run (measured once per test run, see _calibrate)."""
     if "marks" not in _calibration:
         _calibration["marks"] = _calibrate(before)
         print("# undisturbed run: state file at {state:.3f} s, knobs changed {apply:.3f} s, back {restore:.3f} s, "
