@@ -146,6 +146,21 @@ def test_compare_bad_input_exits_2_naming_file_and_field():
         assert proc.returncode == 2 and named in proc.stderr, (args, proc.returncode, proc.stderr)
 
 
+def test_compare_empty_and_truncated_inputs_exit_2_and_touch_nothing():
+    before = rtt.read_knobs()
+    with tempfile.TemporaryDirectory() as tmp:
+        empty, truncated = os.path.join(tmp, "empty.json"), os.path.join(tmp, "truncated.json")
+        open(empty, "w").close()
+        with open(fx("base-1rep.json")) as src, open(truncated, "w") as dst:
+            dst.write(src.read()[:300])
+        for base, new, named in ((empty, fx("base-1rep.json"), empty), (fx("base-1rep.json"), truncated, truncated)):
+            proc = rtt.run(["compare", base, new])
+            assert proc.returncode == 2, (named, proc.returncode, proc.stderr)
+            assert named in proc.stderr and "not valid JSON" in proc.stderr, proc.stderr
+            assert proc.stdout == "", proc.stdout
+    assert rtt.read_knobs() == before
+
+
 # --- plot ----------------------------------------------------------------------------------------
 
 def test_plot_writes_valid_pngs():
