@@ -3,6 +3,7 @@
 #include "results.h"
 #include "state.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,17 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A fresh folder under /tmp; NULL (after a failed check) when it cannot be made. */
-static char *make_temp_dir(char *buf, size_t len)
-{
-	snprintf(buf, len, "/tmp/rtt-unit-XXXXXX");
-	if (!mkdtemp(buf)) {
-		CHECK(0, "mkdtemp: %s", strerror(errno));
-		return NULL;
-	}
-	return buf;
-}
 
 static int count_entries(const char *dir)
 {
@@ -39,25 +29,6 @@ static int count_entries(const char *dir)
 	return n;
 }
 
-/* Removes a flat temp folder and what is in it. */
-static void remove_temp_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	CHECK(rmdir(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));
-}
-
 static bool write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -66,19 +37,6 @@ static bool write_file(const char *path, const char *text)
 		return false;
 	fputs(text, f);
 	return fclose(f) == 0;
-}
-
-static struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup)
-{
-	struct knobs k;
-
-	memset(&k, 0, sizeof(k));
-	k.value[KNOB_SYSCTL_RUNTIME] = srt;
-	k.value[KNOB_SYSCTL_PERIOD] = sper;
-	k.value[KNOB_CGROUP_RUNTIME] = crt;
-	k.value[KNOB_CGROUP_PERIOD] = cper;
-	k.has_cgroup = has_cgroup;
-	return k;
 }
 
 static bool from_text(const char *text, struct knobs *out)

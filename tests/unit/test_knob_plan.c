@@ -1,34 +1,10 @@
 /* knob_plan: the kernel's ratio, the validity rules and write orders that keep every step valid. */
 #include "knob_plan.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-static struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup)
-{
-	struct knobs k;
-
-	memset(&k, 0, sizeof(k));
-	k.value[KNOB_SYSCTL_RUNTIME] = srt;
-	k.value[KNOB_SYSCTL_PERIOD] = sper;
-	k.value[KNOB_CGROUP_RUNTIME] = crt;
-	k.value[KNOB_CGROUP_PERIOD] = cper;
-	k.has_cgroup = has_cgroup;
-	return k;
-}
-
-static bool same_values(const struct knobs *a, const struct knobs *b)
-{
-	int n = a->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME;
-
-	if (a->has_cgroup != b->has_cgroup)
-		return false;
-	for (int id = 0; id < n; id++)
-		if (a->value[id] != b->value[id])
-			return false;
-	return true;
-}
 
 /*
  * Applies the plan's steps one at a time from `from`; every intermediate state must be valid,
@@ -70,7 +46,7 @@ static int replay(const char *label, const struct knobs *from, const struct knob
 			failures++;
 		}
 	}
-	if (!same_values(&state, to)) {
+	if (!knobs_equal(&state, to)) {
 		CHECK(0, "%s: the plan ends at %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64
 			 ", want %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64,
 		      label, state.value[0], state.value[1], state.value[2], state.value[3], to->value[0],
@@ -260,7 +236,7 @@ TEST(knob_plan_unlimited_and_back)
 	{
 		struct knobs t = knobs_target(&from, -1, 1000000);
 
-		CHECK(same_values(&t, &to), "knobs_target(-1) differs");
+		CHECK(knobs_equal(&t, &to), "knobs_target(-1) differs");
 		t = knobs_target(&from, 500000, 1000000);
 		CHECK(t.has_cgroup && t.value[KNOB_CGROUP_RUNTIME] == 500000 && t.value[KNOB_SYSCTL_RUNTIME] == 500000,
 		      "knobs_target(half) did not set both pairs");

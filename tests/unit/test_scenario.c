@@ -8,6 +8,7 @@
  */
 #include "scenario.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,36 +23,6 @@
 
 #define SHIPPED_DIR "workloads/scenarios"
 #define CORPUS_DIR "tests/bad-input/scenarios"
-
-/* A fresh folder under /tmp; NULL (after a failed check) when it cannot be made. */
-static char *make_temp_dir(char *buf, size_t len)
-{
-	snprintf(buf, len, "/tmp/rtt-scenario-XXXXXX");
-	if (!mkdtemp(buf)) {
-		CHECK(0, "mkdtemp: %s", strerror(errno));
-		return NULL;
-	}
-	return buf;
-}
-
-/* Removes a flat temp folder and what is in it. */
-static void remove_temp_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	CHECK(rmdir(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));
-}
 
 /* Writes text plus a newline to dir/name.json; the path goes to `path`. */
 static bool write_scenario(const char *dir, const char *name, const char *text, char *path, size_t len)

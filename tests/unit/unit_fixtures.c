@@ -1,0 +1,51 @@
+#include "unit_fixtures.h"
+#include "unit.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *make_temp_dir(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/rtt-unit-XXXXXX");
+	if (!mkdtemp(buf)) {
+		CHECK(0, "mkdtemp: %s", strerror(errno));
+		return NULL;
+	}
+	return buf;
+}
+
+void remove_temp_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	CHECK(rmdir(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));
+}
+
+struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup)
+{
+	struct knobs k;
+
+	memset(&k, 0, sizeof(k));
+	k.value[KNOB_SYSCTL_RUNTIME] = srt;
+	k.value[KNOB_SYSCTL_PERIOD] = sper;
+	k.value[KNOB_CGROUP_RUNTIME] = crt;
+	k.value[KNOB_CGROUP_PERIOD] = cper;
+	k.has_cgroup = has_cgroup;
+	return k;
+}
