@@ -15,7 +15,7 @@
 
 bool cgroups_rt_available(void)
 {
-	return access(CPU_CGROUP "/cpu.rt_runtime_us", W_OK) == 0;
+	return access(CPU_CGROUP "/cpu.rt_runtime_us", F_OK) == 0;
 }
 
 void cgroups_dir_name(const char *group, char *out, size_t len)

@@ -19,7 +19,9 @@ static void usage(FILE *out)
 		"Runs scenarios under throttling policies, judges each result against what the policy\n"
 		"promises on this kernel, prints KTAP on stdout and progress on stderr, writes JSON.\n"
 		"The knobs are saved first and restored after every window, on error, on SIGINT/\n"
-		"SIGTERM/SIGHUP, and by a guardian process if the harness itself is killed.\n\n"
+		"SIGTERM/SIGHUP, and by a guardian process if the harness itself is killed.\n"
+		"Without root it runs what it may (policies equal to the knobs in force; realtime tasks\n"
+		"within CAP_SYS_NICE or RLIMIT_RTPRIO) and skips the rest, saying what is missing.\n\n"
 		"  --suite NAME          quick (default, under 2 minutes), full (every scenario) or\n"
 		"  --suite debate        the 2008 debate: key scenarios under its policies, with a table\n"
 		"  --scenario NAMES      comma-separated scenarios instead of a suite (see 'rtthrottle list')\n"
@@ -38,7 +40,7 @@ static void usage(FILE *out)
 		"  --quiet               no progress on stderr\n"
 		"  --help                this text\n\n"
 		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
-		"skipped (e.g. not root), 128+N stopped by signal N (knobs restored).\n");
+		"skipped (e.g. nothing may run without root), 128+N stopped by signal N (knobs restored).\n");
 }
 
 enum {

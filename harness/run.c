@@ -171,7 +171,7 @@ static bool calibrate(struct run_ctx *ctx)
 	char why[256];
 
 	cal->sched_policy = SCHED_FIFO;
-	cal->priority = HOG_PRIORITY;
+	cal->priority = ctx->priv.rt_priority_max < HOG_PRIORITY ? ctx->priv.rt_priority_max : HOG_PRIORITY;
 	cal->calibration_samples = CALIBRATION_SAMPLES;
 	cal->calibration_loops = CALIBRATION_LOOPS;
 	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
@@ -202,12 +202,28 @@ static bool calibrate(struct run_ctx *ctx)
 	return true;
 }
 
-static bool needs_calibration(const struct run_options *opt)
+static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+				char *buf, size_t len);
+
+/* Some case that will run has a periodic task. */
+static bool needs_calibration(const struct run_ctx *ctx)
 {
-	for (int i = 0; i < opt->scenario_count; i++)
-		for (int t = 0; t < opt->scenario[i]->task_count; t++)
-			if (opt->scenario[i]->tasks[t].role == ROLE_PERIODIC)
-				return true;
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	char missing[320];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+		bool periodic = false, runs = false;
+
+		for (int t = 0; t < s->task_count; t++)
+			periodic |= s->tasks[t].role == ROLE_PERIODIC;
+		for (int k = 0; k < np && periodic; k++)
+			runs |= !case_missing(ctx, s, &policies[k], missing, sizeof(missing));
+		if (runs)
+			return true;
+	}
 	return false;
 }
 
@@ -222,6 +238,12 @@ static const char *scenario_unsupported(const struct run_ctx *ctx, const struct 
 	return NULL;
 }
 
+static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+				char *buf, size_t len)
+{
+	return privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
+}
+
 static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_reason)
 {
 	const struct run_options *opt = ctx->opt;
@@ -232,15 +254,40 @@ static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_r
 		const char *why = skip_all ? skip_reason : scenario_unsupported(ctx, s);
 		int np = run_policies(opt, s, policies), sweeps = s->sweep_count ? s->sweep_count : 1;
 
-		for (int k = 0; k < np && !ctx->stop_reason[0]; k++)
+		for (int k = 0; k < np && !ctx->stop_reason[0]; k++) {
+			char missing[320];
+			const char *skip = why ? why : case_missing(ctx, s, &policies[k], missing, sizeof(missing));
+
 			for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
 				for (int rep = 0; rep < opt->repeat && !ctx->stop_reason[0]; rep++) {
-					if (why)
-						run_skip_case(ctx, s, &policies[k], w, rep, why);
+					if (skip)
+						run_skip_case(ctx, s, &policies[k], w, rep, skip);
 					else
 						run_case(ctx, s, &policies[k], w, rep);
 				}
+		}
 	}
+}
+
+/* Counts the windows the privileges allow; as root, all of them. */
+static int count_runnable(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	int total = 0;
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+		char missing[320];
+
+		if (scenario_unsupported(ctx, s))
+			continue;
+		for (int k = 0; k < np; k++)
+			if (!case_missing(ctx, s, &policies[k], missing, sizeof(missing)))
+				total += (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+	}
+	return total;
 }
 
 /* Keeps the harness (and so the guardian) off the measured CPU when another one is online. */
@@ -311,25 +358,17 @@ static bool limit_in_force(const struct run_ctx *ctx)
 	return true;
 }
 
-/* Why the run cannot measure here, or NULL. */
-static const char *missing_privilege(void)
-{
-	if (access(knob_path(KNOB_SYSCTL_RUNTIME), W_OK))
-		return "cannot write /proc/sys/kernel/sched_rt_runtime_us: run as root";
-	if (geteuid() != 0)
-		return "SCHED_FIFO tasks and the knobs need root";
-	return NULL;
-}
-
 static int measure_all(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
 
 	if (!measure_noise_floor(ctx))
 		return ctx->stop_reason[0] ? 0 : -1;
-	if (opt->probe_s > 0 && !probe_regime(ctx))
+	if (opt->probe_s > 0 && !ctx->priv.write_knobs)
+		ktap_diag("regime probe skipped: it writes sched_rt_runtime_us; the regime is predicted only");
+	else if (opt->probe_s > 0 && !probe_regime(ctx))
 		return 0;
-	if (needs_calibration(opt) && !calibrate(ctx))
+	if (needs_calibration(ctx) && !calibrate(ctx))
 		return ctx->stop_reason[0] ? 0 : -1;
 	for_each_case(ctx, false, NULL);
 	return 0;
@@ -350,22 +389,87 @@ static bool finish_document(struct run_ctx *ctx, int status)
 	return written;
 }
 
-static int run_unprivileged(struct run_ctx *ctx, const char *reason)
+/* Nothing the privileges allow: every case skips, each with its own reason. */
+static int run_nothing_allowed(struct run_ctx *ctx)
 {
 	ktap_plan(run_planned_results(ctx->opt));
-	for_each_case(ctx, true, reason);
-	fprintf(stderr, "rtthrottle: every check skipped: %s\n", reason);
+	for_each_case(ctx, false, NULL);
+	fprintf(stderr, "rtthrottle: every check skipped: nothing here can run with these privileges (see above)\n");
 	return finish_document(ctx, 0) ? EXIT_ALL_SKIPPED : EXIT_CHECK_FAILED;
+}
+
+/*
+ * Takes the run lock and, when the run writes knobs, recovers a dead run's state. Without the
+ * right to write the knobs the run changes nothing: it only needs to know no other run is
+ * changing them, so it takes an existing lock read-only and goes on when there is none.
+ * Returns the lock fd, -2 for "no lock to take", -1 on refusal.
+ */
+static int take_run_lock(const struct run_ctx *ctx)
+{
+	int fd;
+
+	if (!ctx->priv.write_knobs)
+		return state_lock_if_present();
+	fd = state_lock();
+	if (fd < 0)
+		return -1;
+	/* A state file under a free lock: a run died with its guardian. Put its knobs back first. */
+	if (access(state_file_path(), F_OK) == 0) {
+		fprintf(stderr, "rtthrottle: found %s from a run that died; restoring its saved knobs\n",
+			state_file_path());
+		if (!state_restore()) {
+			close(fd);
+			return -1;
+		}
+	}
+	cgroups_remove_stale();
+	return fd;
+}
+
+/* The run's own knob writes are undone and checked; a run that writes none checks nobody else did. */
+static bool put_back_knobs(struct run_ctx *ctx, struct knobs *after)
+{
+	bool ok;
+
+	if (!ctx->priv.write_knobs) {
+		ok = knobs_read(after) && knobs_equal(after, &ctx->before);
+		if (!ok)
+			fprintf(stderr, "rtthrottle: the knobs changed during the run, not by it: its results may not "
+					"match the policies they name\n");
+		return ok;
+	}
+	ok = knobs_apply(&ctx->before) && knobs_read(after) && knobs_equal(after, &ctx->before);
+	if (ok) {
+		state_remove();
+		guardian_release();
+	} else {
+		fprintf(stderr, "rtthrottle: the knobs differ from those saved in %s; run 'rtthrottle restore'\n",
+			state_file_path());
+	}
+	return ok;
+}
+
+static json_object *privileges_summary(const struct run_ctx *ctx)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "complete", json_object_new_boolean(privileges_complete(&ctx->priv)));
+	json_object_object_add(obj, "write_knobs", json_object_new_boolean(ctx->priv.write_knobs));
+	json_object_object_add(obj, "write_cgroups", json_object_new_boolean(ctx->priv.write_cgroups));
+	json_object_object_add(obj, "cap_sys_nice", json_object_new_boolean(ctx->priv.cap_sys_nice));
+	json_object_object_add(obj, "rt_priority_max", json_object_new_int(ctx->priv.rt_priority_max));
+	json_object_object_add(obj, "cases_runnable", json_object_new_int(ctx->cases_runnable));
+	json_object_object_add(obj, "cases_planned", json_object_new_int(run_planned_results(ctx->opt)));
+	return obj;
 }
 
 int run_execute(const struct run_options *opt)
 {
 	struct run_ctx ctx = { .opt = opt, .other_cpu = -1 };
 	char run_id[96], host[64] = "unknown", stamp[32];
-	const char *skip;
 	struct knobs after;
 	int lock_fd, status, dma_fd;
-	bool restore_ok, written;
+	bool restore_ok, written, writes;
 
 	gethostname(host, sizeof(host));
 	format_utc(realtime_ns(), stamp, sizeof(stamp), true);
@@ -378,37 +482,40 @@ int run_execute(const struct run_options *opt)
 	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
 		if (c != opt->cpu && cpu_is_online(c))
 			ctx.other_cpu = c;
+	privileges_probe(&ctx.priv);
+	writes = ctx.priv.write_knobs;
 
 	if (!limit_in_force(&ctx)) {
 		json_object_put(ctx.root);
 		return EXIT_USAGE;
 	}
-	skip = missing_privilege();
-	if (skip) {
-		status = run_unprivileged(&ctx, skip);
-		json_object_put(ctx.root);
-		return status;
-	}
-	lock_fd = state_lock();
-	if (lock_fd < 0) {
+	if (!writes && hogs_harness_cpu(opt)) {
+		fprintf(stderr, "rtthrottle run: hogging CPU %d, where the harness runs, needs the guardian and the "
+				"knob restore of a root run: run as root\n", opt->cpu);
 		json_object_put(ctx.root);
 		return EXIT_USAGE;
 	}
-	/* A state file under a free lock: a run died with its guardian. Put its knobs back first. */
-	if (access(state_file_path(), F_OK) == 0) {
-		fprintf(stderr, "rtthrottle: found %s from a run that died; restoring its saved knobs\n",
-			state_file_path());
-		if (!state_restore()) {
-			close(lock_fd);
-			json_object_put(ctx.root);
-			return EXIT_CHECK_FAILED;
-		}
+	lock_fd = take_run_lock(&ctx);
+	if (lock_fd == -1) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
 	}
-	cgroups_remove_stale();
 	if (!knobs_read(&ctx.before)) {
-		close(lock_fd);
+		if (lock_fd >= 0)
+			close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;
+	}
+	ctx.cases_runnable = count_runnable(&ctx);
+	json_object_object_add(ctx.root, "privilege_plan", privileges_summary(&ctx));
+	if (!privileges_complete(&ctx.priv))
+		privileges_explain(&ctx.priv, &ctx.before);
+	if (ctx.cases_runnable == 0) {
+		status = run_nothing_allowed(&ctx);
+		if (lock_fd >= 0)
+			close(lock_fd);
+		json_object_put(ctx.root);
+		return status;
 	}
 	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
 	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
@@ -416,12 +523,12 @@ int run_execute(const struct run_options *opt)
 	move_off_cpu(opt->cpu);
 	signals_install();
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
-	if (!guardian_start(hogs_harness_cpu(opt))) {
+	if (writes && !guardian_start(hogs_harness_cpu(opt))) {
 		close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;
 	}
-	if (!state_save(&ctx.before, getpid())) {
+	if (writes && !state_save(&ctx.before, getpid())) {
 		guardian_release();
 		close(lock_fd);
 		json_object_put(ctx.root);
@@ -435,14 +542,7 @@ int run_execute(const struct run_options *opt)
 	status = ctx.shm ? measure_all(&ctx) : -1;
 
 	/* Restore, verify, and only then let the guardian go. */
-	restore_ok = knobs_apply(&ctx.before) && knobs_read(&after) && knobs_equal(&after, &ctx.before);
-	if (restore_ok) {
-		state_remove();
-		guardian_release();
-	} else {
-		fprintf(stderr, "rtthrottle: the knobs differ from those saved in %s; run 'rtthrottle restore'\n",
-			state_file_path());
-	}
+	restore_ok = put_back_knobs(&ctx, &after);
 	json_object_object_add(ctx.root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
 	json_object_object_add(ctx.root, "knobs_restored", json_object_new_boolean(restore_ok));
 	json_object_object_add(ctx.root, "kernel_model", kernel_model_to_json(&ctx.model, &ctx.observed));
@@ -451,7 +551,8 @@ int run_execute(const struct run_options *opt)
 	json_object_put(ctx.root);
 	if (dma_fd >= 0)
 		close(dma_fd);
-	close(lock_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
 
 	if (signals_stop_requested())
 		return 128 + signals_stop_requested();

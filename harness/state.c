@@ -46,6 +46,35 @@ void state_remove_stale_temps(void)
 	closedir(dir);
 }
 
+/* Takes the lock on fd, or says who holds it and closes fd. */
+static bool lock_or_name_holder(int fd, const char *path)
+{
+	char text[32];
+	ssize_t got;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return true;
+	got = pread(fd, text, sizeof(text) - 1, 0);
+	text[got > 0 ? got : 0] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	fprintf(stderr, "rtthrottle: another run holds %s (pid %s); runs must not overlap\n", path,
+		*text ? text : "unknown");
+	close(fd);
+	return false;
+}
+
+int state_lock_if_present(void)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	path_in_state_dir(path, sizeof(path), "lock");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -2;
+	return lock_or_name_holder(fd, path) ? fd : -1;
+}
+
 int state_lock(void)
 {
 	char path[PATH_MAX], text[32];
@@ -62,16 +91,8 @@ int state_lock(void)
 		fprintf(stderr, "rtthrottle: cannot open lock %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
-
-		text[got > 0 ? got : 0] = '\0';
-		text[strcspn(text, "\n")] = '\0';
-		fprintf(stderr, "rtthrottle: another run holds %s (pid %s); runs must not overlap\n",
-			path, *text ? text : "unknown");
-		close(fd);
+	if (!lock_or_name_holder(fd, path))
 		return -1;
-	}
 	snprintf(text, sizeof(text), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0)
 		fprintf(stderr, "rtthrottle: warning: cannot record pid in %s: %s\n", path, strerror(errno));

@@ -16,6 +16,11 @@ const char *state_file_path(void);
 
 /* Takes the exclusive run lock; returns its fd, or -1 after saying which pid holds it. */
 int state_lock(void);
+/*
+ * For a run that writes no knobs: takes an existing lock (opened read-only) so it does not
+ * measure while another run changes them. -2 when there is no lock file, -1 when it is held.
+ */
+int state_lock_if_present(void);
 
 bool state_save(const struct knobs *original, pid_t owner);
 /* 1 loaded, 0 no state file, -1 unreadable or malformed (message printed). */

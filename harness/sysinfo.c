@@ -1,5 +1,6 @@
 /* The system probe: what kernel, config, CPUs, NUMA, knobs, cgroups and privileges we run on. */
 #include "sysinfo.h"
+#include "privileges.h"
 #include "knobs.h"
 #include "util.h"
 
@@ -628,16 +629,6 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 }
 
 /* CapEff is hex in /proc/self/status; 0 when unreadable (then we claim nothing). */
-static uint64_t effective_caps(void)
-{
-	char buf[16384], *line;
-
-	if (!read_text_file("/proc/self/status", buf, sizeof(buf)))
-		return 0;
-	line = strstr(buf, "\nCapEff:");
-	return line ? strtoull(line + strlen("\nCapEff:"), NULL, 16) : 0;
-}
-
 static int64_t rlim_value(rlim_t value)
 {
 	return value == RLIM_INFINITY ? -1 : (int64_t)value;
@@ -660,7 +651,7 @@ static json_object *rlimit_json(int resource)
 static json_object *privileges_json(void)
 {
 	json_object *obj = json_object_new_object();
-	uint64_t caps = effective_caps();
+	uint64_t caps = privileges_effective_caps();
 	uid_t euid = geteuid();
 
 	json_object_object_add(obj, "euid", json_object_new_int64(euid));

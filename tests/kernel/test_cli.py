@@ -2,6 +2,7 @@
 no knob touched, nothing started)."""
 import json
 import os
+import subprocess
 import tempfile
 
 import rtt
@@ -81,24 +82,59 @@ def test_unknown_subcommand_and_list():
     assert rtt.run(["info", "--bogus"]).returncode == 2
 
 
-def test_unprivileged_run_skips_everything_with_reason():
+def nobody_output_dir():
+    """A folder uid 65534 can write, after checking it can reach the binary."""
     if os.geteuid() != 0:
         raise rtt.Skip("needs root to switch to an unprivileged user")
-    tmp = tempfile.mkdtemp(prefix="rtt-nobody-")
-    os.chmod(tmp, 0o777)
     # The binary must be reachable by nobody: every folder on its path needs o+x.
     path = rtt.BINARY
     while path != "/":
         path = os.path.dirname(path)
         if not os.stat(path).st_mode & 0o001:
             raise rtt.Skip(f"{path} is not searchable by other users")
+    tmp = tempfile.mkdtemp(prefix="rtt-nobody-")
+    os.chmod(tmp, 0o777)
+    return tmp
+
+
+def test_unprivileged_run_skips_everything_with_reason():
+    """No capability, RLIMIT_RTPRIO 0: nothing can run; each case says why, stderr says how to get it."""
+    tmp = nobody_output_dir()
     before = rtt.read_knobs()
     proc = rtt.run(["run", "--duration", "1", "--output", os.path.join(tmp, "r.json")], user="65534")
     assert proc.returncode == 4, (proc.returncode, proc.stderr)
-    assert "# SKIP" in proc.stdout and "root" in proc.stdout, proc.stdout
+    assert "# SKIP" in proc.stdout and "root" in proc.stdout and "RLIMIT_RTPRIO" in proc.stdout, proc.stdout
+    assert "limits.conf" in proc.stderr and "CAP_SYS_NICE" in proc.stderr, proc.stderr
     assert rtt.read_knobs() == before
     doc = rtt.load(os.path.join(tmp, "r.json"))
-    assert all(r["verdict"] == "skip" for r in doc["results"]), doc["results"]
+    assert all(r["verdict"] == "skip" and r.get("skip_reason") for r in doc["results"]), doc["results"]
+    assert doc["privilege_plan"]["cases_runnable"] == 0 and not doc["privilege_plan"]["write_knobs"]
+
+
+def test_unprivileged_run_with_cap_sys_nice_runs_the_policy_in_force():
+    """CAP_SYS_NICE but not root: the knobs can't be written, so only the policy equal to those in
+    force runs (and is judged); the others skip naming the knobs; nothing is written or saved."""
+    tmp = nobody_output_dir()
+    before = rtt.read_knobs()
+    if before["sched_rt_runtime_us"] != 950000 or before["sched_rt_period_us"] != 1000000:
+        raise rtt.Skip(f"the knobs in force are not the default policy: {before}")
+    out = os.path.join(tmp, "r.json")
+    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all,+sys_nice",
+           "--ambient-caps=+sys_nice", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "2",
+           "--output", out]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
+    assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
+    assert "limited privileges" in proc.stderr and "run as root" in proc.stderr, proc.stderr
+    assert rtt.read_knobs() == before and not rtt.rt_tasks_of()
+    assert not os.path.exists("/run/rtthrottle/state.json")
+    doc = rtt.load(out)
+    verdicts = {f"{r['scenario']}.{r['policy']['name']}": r for r in doc["results"]}
+    assert verdicts["fifo-hog-share.default"]["verdict"] == "pass", verdicts["fifo-hog-share.default"]
+    for name in ("fifo-hog-share.unlimited", "fifo-hog-share.half"):
+        assert verdicts[name]["verdict"] == "skip", verdicts[name]
+        assert "differs from the knobs in force (950000/1000000)" in verdicts[name]["skip_reason"]
+    assert doc["privilege_plan"]["cases_runnable"] == 1 and doc["privilege_plan"]["cap_sys_nice"]
+    assert doc["knobs_restored"] and doc["knobs_before"] == doc["knobs_after"]
 
 
 def test_hogging_cpu0_needs_a_limit_in_force():

@@ -307,6 +307,11 @@ TEST(json_state_save_load)
 		CHECK(fd2 < 0, "the lock was taken twice");
 		if (fd2 >= 0)
 			close(fd2);
+		/* A run that writes no knobs takes the existing lock read-only, and is refused too. */
+		fd2 = state_lock_if_present();
+		CHECK(fd2 == -1, "a held lock was taken read-only (%d)", fd2);
+		if (fd2 >= 0)
+			close(fd2);
 		snprintf(lock_path, sizeof(lock_path), "%s/lock", dir);
 		{
 			int lfd = open(lock_path, O_RDONLY);
@@ -317,6 +322,10 @@ TEST(json_state_save_load)
 			text[got > 0 ? got : 0] = '\0';
 			CHECK(atoi(text) == (int)getpid(), "lock holds '%s', want pid %d", text, (int)getpid());
 		}
+		if (fd >= 0)
+			close(fd);
+		fd = state_lock_if_present();
+		CHECK(fd >= 0, "the free lock was not taken read-only (%d)", fd);
 		if (fd >= 0)
 			close(fd);
 		fd = state_lock();
@@ -332,6 +341,7 @@ TEST(json_state_save_load)
 		snprintf(missing, sizeof(missing), "%s/missing", dir);
 		setenv("RTTHROTTLE_STATE_DIR", missing, 1);
 		CHECK(!state_save(&original, 1), "state_save into a missing folder succeeded");
+		CHECK(state_lock_if_present() == -2, "a missing lock file was not told apart");
 		CHECK(state_load(&back, &owner) == 0, "a missing folder has a state");
 	}
 
