@@ -495,7 +495,8 @@ int run_execute(const struct run_options *opt)
 		json_object_put(ctx.root);
 		return EXIT_USAGE;
 	}
-	lock_fd = take_run_lock(&ctx);
+	/* A run that writes knobs locks first: a dead run's knobs go back before we read them. */
+	lock_fd = writes ? take_run_lock(&ctx) : -2;
 	if (lock_fd == -1) {
 		json_object_put(ctx.root);
 		return EXIT_USAGE;
@@ -516,6 +517,10 @@ int run_execute(const struct run_options *opt)
 			close(lock_fd);
 		json_object_put(ctx.root);
 		return status;
+	}
+	if (!writes && (lock_fd = take_run_lock(&ctx)) == -1) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
 	}
 	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
 	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
