@@ -80,8 +80,9 @@ report: all
 	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"
 
 # Fuzzing of the two JSON loaders: libFuzzer targets tests/fuzz/fuzz_scenario.c
-# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load, then the exports), built with clang and
-# ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus tests/fuzz/corpus/<name>/.
+# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load, then the exports), built
+# with clang and ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus
+# tests/fuzz/corpus/<name>/.
 # New corpus entries and crash-*/leak-*/timeout-* files land in build-fuzz/, never in the repo;
 # any crash, leak, sanitizer report or timeout fails. Replay one: build-fuzz/fuzz_<name> FILE.
 FUZZ_BUILD   := build-fuzz
