@@ -87,6 +87,8 @@ static bool write_text(const char *path, const char *what, const char *text)
 
 	if (err)
 		fprintf(stderr, "rtthrottle: cannot write %s to %s: %s\n", what, path, strerror(err));
+	else
+		fprintf(stderr, "rtthrottle: %s in %s\n", what, path);
 	return !err;
 }
 
