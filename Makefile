@@ -80,8 +80,9 @@ report: all
 	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"
 
 # Fuzzing of the two JSON loaders: libFuzzer targets tests/fuzz/fuzz_scenario.c
-# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load), built with clang and
-# ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus tests/fuzz/corpus/<name>/.
+# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load, then the exports), built
+# with clang and ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus
+# tests/fuzz/corpus/<name>/.
 # New corpus entries and crash-*/leak-*/timeout-* files land in build-fuzz/, never in the repo;
 # any crash, leak, sanitizer report or timeout fails. Replay one: build-fuzz/fuzz_<name> FILE.
 FUZZ_BUILD   := build-fuzz
@@ -140,3 +141,30 @@ $(BUILD)/tests/bench/loop_cost: tests/bench/loop_cost.c
 
 bench: all $(BUILD)/tests/bench/loop_cost
 	$(PYTHON) ci/bench.py
+
+# Installation: `make install` (PREFIX=/usr/local, DESTDIR for staging) puts the binary in
+# PREFIX/bin, the scenario catalogue and the plot script in PREFIX/share/rtthrottle (where the
+# binary looks, relative to itself), the man page in PREFIX/share/man/man1 and the docs in
+# PREFIX/share/doc/rtthrottle. `make uninstall` removes exactly those files.
+PREFIX  ?= /usr/local
+BINDIR  := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/rtthrottle
+MANDIR  := $(PREFIX)/share/man/man1
+DOCDIR  := $(PREFIX)/share/doc/rtthrottle
+SCENARIO_FILES := $(wildcard workloads/scenarios/*.json) workloads/scenarios/README.md
+.PHONY: install uninstall
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BUILD)/rtthrottle $(DESTDIR)$(BINDIR)/rtthrottle
+	install -m 0644 $(SCENARIO_FILES) $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 0755 harness/rtthrottle_plot.py $(DESTDIR)$(DATADIR)/rtthrottle_plot.py
+	install -m 0644 doc/rtthrottle.1 $(DESTDIR)$(MANDIR)/rtthrottle.1
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 results/README.md $(DESTDIR)$(DOCDIR)/results.md
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rtthrottle $(DESTDIR)$(DATADIR)/rtthrottle_plot.py \
+		$(DESTDIR)$(MANDIR)/rtthrottle.1 $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/results.md
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/scenarios/,$(notdir $(SCENARIO_FILES)))
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null

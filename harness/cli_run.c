@@ -38,6 +38,7 @@ static void usage(FILE *out)
 		"  --probe-seconds S     each of the two regime-probe windows (default 2; 0 skips the probe)\n"
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
 		"  --quiet               no progress on stderr\n"
+		EXPORT_OPTION_HELP
 		"  --help                this text\n\n"
 		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
 		"skipped (e.g. nothing may run without root), 128+N stopped by signal N (knobs restored).\n");
@@ -64,6 +65,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
+	EXPORT_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -197,7 +199,7 @@ static int choose_output(struct run_options *opt, const struct raw_args *raw)
 	}
 	if (!results_path_writable(opt->output, why, sizeof(why)))
 		return bad("--output %s: cannot write there: %s", opt->output, why);
-	return 0;
+	return export_options_check(&opt->exports, "run", opt->output, "--output") ? 0 : EXIT_USAGE;
 }
 
 static void join_cmdline(struct run_options *opt, int argc, char **argv)
@@ -254,6 +256,8 @@ int cmd_run(int argc, char **argv)
 			usage(stdout);
 			return EXIT_ALL_PASSED;
 		default:
+			if (export_option(&opt.exports, c, optarg))
+				break;
 			return bad("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}

@@ -178,7 +178,7 @@ bool judge_quantity(const struct judge_context *jc, const char *name, double *va
 	return quantity(&lc, name, value);
 }
 
-static const char *unit_of(const char *metric)
+const char *judge_metric_unit(const char *metric)
 {
 	size_t n = strlen(metric);
 
@@ -208,7 +208,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		snprintf(c->metric, sizeof(c->metric), "%s", sc->fallback);
 		c->measured = metric_value(jc->metrics[task], sc->fallback, &found);
 	}
-	c->unit = unit_of(c->metric);
+	c->unit = judge_metric_unit(c->metric);
 	lc.used_metric = c->metric;
 	c->was_measured = found;
 	if (!expr_eval(sc->expect, lookup, &lc, &c->expected, err, sizeof(err)) ||

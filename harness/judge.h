@@ -28,6 +28,8 @@ int judge_result(const struct judge_context *jc, struct check *out, int max);
 bool judge_is_quantity(const char *name);
 /* At load time: every name in every expression is known. False with the reason in err. */
 bool judge_validate(const struct scenario *s, char *err, size_t len);
+/* A check's unit from its metric's name: us, ms, ratio or count (results/README.md). */
+const char *judge_metric_unit(const char *metric);
 /* A model quantity by name (rt_share, slot_us, ...), for tables and tests. */
 bool judge_quantity(const struct judge_context *jc, const char *name, double *value);
 

@@ -13,6 +13,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "compare two result files: improved, regressed or unchanged per metric" },
 	{ "plot", cmd_plot, "draw regression plots (PNG) from result files" },
 	{ "report", cmd_report, "write a self-contained HTML report from result files" },
+	{ "export", cmd_export, "convert a result file to JUnit XML, KCIDB JSON or rt-tests JSON" },
 };
 
 static void usage(FILE *out)

@@ -386,6 +386,9 @@ static bool finish_document(struct run_ctx *ctx, int status)
 	written = results_write(ctx->root, ctx->opt->output);
 	if (written)
 		fprintf(stderr, "rtthrottle: results in %s\n", ctx->opt->output);
+	/* The same document, in the formats other CI systems read. */
+	if (export_wanted(&ctx->opt->exports) && !export_write_all(ctx->root, &ctx->opt->exports))
+		written = false;
 	return written;
 }
 

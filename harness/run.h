@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "export.h"
 #include "policy.h"
 #include "scenario.h"
 
@@ -27,6 +28,7 @@ struct run_options {
 	bool quiet;
 	const char *suite;
 	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
+	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */
 };
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */

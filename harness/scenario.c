@@ -594,13 +594,14 @@ const char *scenario_dir(void)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		static const char *const relative[] = { "../workloads/scenarios", "../share/rtthrottle/scenarios" };
+		const char *bin_dir;
 
 		exe[n] = '\0';
+		bin_dir = dirname(exe);	/* once: dirname cuts exe in place */
 		for (size_t i = 0; i < 2; i++) {
-			snprintf(dir, sizeof(dir), "%.3000s/%s", dirname(exe), relative[i]);
+			snprintf(dir, sizeof(dir), "%.3000s/%s", bin_dir, relative[i]);
 			if (!access(dir, R_OK))
 				return dir;
-			exe[n] = '\0';
 		}
 	}
 	snprintf(dir, sizeof(dir), "workloads/scenarios");

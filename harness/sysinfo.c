@@ -476,6 +476,7 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 		return false;
 	snprintf(out->release, sizeof(out->release), "%s", u.release);
 	snprintf(out->version, sizeof(out->version), "%s", u.version);
+	snprintf(out->machine, sizeof(out->machine), "%s", u.machine);
 	kernel_release_parse(out->release, &out->major, &out->minor, &out->patch);
 	kernel_config_read(out);
 	notes->preempt_source = preempt_runtime_read(out);
@@ -503,6 +504,7 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 
 	json_object_object_add(obj, "release", json_object_new_string(k->release));
 	json_object_object_add(obj, "version", json_object_new_string(k->version));
+	json_object_object_add(obj, "machine", json_object_new_string(k->machine));
 	json_object_object_add(obj, "major", json_object_new_int(k->major));
 	json_object_object_add(obj, "minor", json_object_new_int(k->minor));
 	json_object_object_add(obj, "patch", json_object_new_int(k->patch));

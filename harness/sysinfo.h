@@ -10,6 +10,7 @@
 struct kernel_facts {
 	char release[128];	/* uname -r */
 	char version[256];	/* uname -v */
+	char machine[65];	/* uname -m */
 	int major, minor, patch;
 	bool config_known;	/* a kernel config was found and read */
 	char config_source[256];	/* /proc/config.gz or /boot/config-<release> */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the unit tests and the command-line cases that change nothing on the system (help, info,
-# list, bad input, restore with nothing or garbage to restore, a run as an unprivileged user,
-# which skips everything) under a memory checker. Used by `make valgrind` and `make sanitize`.
+# list, export of the fixtures, bad input, restore with nothing or garbage to restore, a run as
+# an unprivileged user, which skips everything) under a memory checker. Used by `make valgrind` and `make sanitize`.
 #   tests/memcheck.sh BUILD [WRAPPER...]
 # BUILD holds rtthrottle and unit-tests; WRAPPER (e.g. valgrind ...) goes before each command.
 # A case fails on an unexpected exit status or on any valgrind/ASan/UBSan/LSan report.
@@ -43,7 +43,7 @@ run_bad() {
 check 0 "unit tests" "${wrapper[@]}" "$build/unit-tests"
 check 0 "--help" "${wrapper[@]}" "$bin" --help
 check 0 "--version" "${wrapper[@]}" "$bin" --version
-for cmd in run info list restore; do
+for cmd in run info list restore export; do
 	check 0 "$cmd --help" "${wrapper[@]}" "$bin" "$cmd" --help
 done
 check 0 "info" "${wrapper[@]}" "$bin" info
@@ -82,6 +82,17 @@ run_bad "--output too long" --output "/tmp/$(printf 'x%.0s' {1..5000})"
 run_bad "--bogus-option" --bogus-option
 run_bad "--duration without value" --duration
 run_bad "extra argument" extra-argument
+run_bad "--junit missing folder" --junit /nonexistent-folder/j.xml "${out[@]}"
+run_bad "--kcidb-origin invalid" --kcidb "$tmp/k.json" --kcidb-origin Bad-Origin "${out[@]}"
+
+# export: every format from the fixtures (checks, probes, skips, failures), then bad input.
+for fixture in quick-1rep regression-3rep all-skipped; do
+	check 0 "export $fixture" "${wrapper[@]}" "$bin" export --junit "$tmp/$fixture.xml" --kcidb "$tmp/$fixture.kcidb.json" \
+		--rt-tests-json "$tmp/$fixture.rt.json" --kcidb-origin ci --kcidb-build-id ci:1 "tests/fixtures/$fixture.json"
+done
+check 2 "export malformed" "${wrapper[@]}" "$bin" export --junit "$tmp/m.xml" tests/fixtures/malformed.json
+check 2 "export nothing to write" "${wrapper[@]}" "$bin" export tests/fixtures/quick-1rep.json
+check 2 "export missing folder" "${wrapper[@]}" "$bin" export --kcidb /nonexistent-folder/k.json tests/fixtures/quick-1rep.json
 
 # restore in a private state folder: nothing to restore, then a malformed state file.
 export RTTHROTTLE_STATE_DIR=$tmp/state
@@ -95,12 +106,14 @@ chmod 777 "$tmp"
 if [ "$(id -u)" -eq 0 ]; then
 	if command -v setpriv >/dev/null; then
 		check 4 "unprivileged run skips (uid 65534)" setpriv --reuid=65534 --regid=65534 --clear-groups \
-			--inh-caps=-all "${wrapper[@]}" "$bin" run --duration 1 --output "$tmp/nobody.json"
+			--inh-caps=-all "${wrapper[@]}" "$bin" run --duration 1 --output "$tmp/nobody.json" \
+			--junit "$tmp/nobody.xml" --kcidb "$tmp/nobody.kcidb.json" --rt-tests-json "$tmp/nobody.rt.json"
 	else
 		echo "# setpriv missing: unprivileged run not checked"
 	fi
 else
-	check 4 "unprivileged run skips" "${wrapper[@]}" "$bin" run --duration 1 --output "$tmp/nobody.json"
+	check 4 "unprivileged run skips" "${wrapper[@]}" "$bin" run --duration 1 --output "$tmp/nobody.json" \
+		--junit "$tmp/nobody.xml" --kcidb "$tmp/nobody.kcidb.json" --rt-tests-json "$tmp/nobody.rt.json"
 fi
 
 echo "# memcheck: $((count - failed)) passed, $failed failed"

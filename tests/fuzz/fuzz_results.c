@@ -1,7 +1,12 @@
-/* libFuzzer target for the results loader of `rtthrottle compare` (harness/compare_load.c). */
+/*
+ * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare_load.c) and,
+ * on what it accepts, the exports of `rtthrottle export` (JUnit, KCIDB, rt-tests JSON).
+ */
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare_load.h"
+#include "export.h"
 
 #include "fuzz_input.h"
 
@@ -28,6 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!result_file_has_scenario(&f, f.scenarios[i]))
 				__builtin_trap();
 		(void)sum;
+		free(export_junit(f.root));
+		json_object_put(export_kcidb(f.root, "fuzz", NULL));
+		json_object_put(export_rttests(f.root));
 		result_file_free(&f);
 	}
 	return 0;

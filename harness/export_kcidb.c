@@ -1,0 +1,283 @@
+/*
+ * KCIDB v5 test objects ({"version": {"major": 5, "minor": 0}, "tests": [...]}), for kcidb-submit.
+ * Paths are dotted: "rtthrottle" (the run), "rtthrottle.<scenario>.<policy>[.<param>-<value>]
+ * [.repN]" (a result), and below it "<task>.<metric>" for each check (PASS/FAIL, ERROR when not
+ * measured) and each other numeric metric (DONE), with the value in `number`.
+ */
+#include "export.h"
+
+#include <math.h>
+#include <string.h>
+
+struct kcidb_ctx {
+	json_object *tests;
+	const char *origin, *run_id, *start;
+	char build_id[256];
+	json_object *environment;
+};
+
+/* One path component: KCIDB allows [a-zA-Z0-9_-]; anything else becomes '_'. */
+static void path_component(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < len; i++) {
+		char c = src[i];
+
+		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ? c : '_';
+	}
+	dst[i] = '\0';
+	if (!i && len > 1)
+		snprintf(dst, len, "_");
+}
+
+static void append_component(char *path, size_t len, const char *component)
+{
+	char clean[128];
+	size_t used = strlen(path);
+
+	path_component(clean, sizeof(clean), component);
+	snprintf(path + used, len - used, "%s%s", used ? "." : "", clean);
+}
+
+static json_object *new_test(struct kcidb_ctx *k, const char *path, const char *status)
+{
+	json_object *t = json_object_new_object();
+	char id[768];
+
+	/* Unique within the origin: the run id (UTC start and host) and the path. */
+	snprintf(id, sizeof(id), "%s:%s:%s", k->origin, k->run_id, path);
+	json_object_object_add(t, "id", json_object_new_string(id));
+	json_object_object_add(t, "build_id", json_object_new_string(k->build_id));
+	json_object_object_add(t, "origin", json_object_new_string(k->origin));
+	json_object_object_add(t, "path", json_object_new_string(path));
+	json_object_object_add(t, "status", json_object_new_string(status));
+	if (k->start[0])
+		json_object_object_add(t, "start_time", json_object_new_string(k->start));
+	json_object_object_add(t, "environment", json_object_get(k->environment));
+	json_object_array_add(k->tests, t);
+	return t;
+}
+
+static void add_number(json_object *t, double value, const char *unit)
+{
+	json_object *number = json_object_new_object();
+
+	json_object_object_add(number, "value", json_object_new_double(value));
+	/* KCIDB: no unit means dimensionless (ratios, counts). */
+	if (strcmp(unit, "ratio") && strcmp(unit, "count"))
+		json_object_object_add(number, "unit", json_object_new_string(unit));
+	json_object_object_add(t, "number", number);
+}
+
+static const char *result_status(const char *verdict)
+{
+	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : !strcmp(verdict, "skip") ? "SKIP"
+														: "ERROR";
+}
+
+/* KCIDB's priority order, highest first: a collection's status is its highest. */
+static int status_rank(const char *status)
+{
+	static const char *const order[] = { "FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP" };
+
+	for (int i = 0; i < 6; i++)
+		if (!strcmp(status, order[i]))
+			return i;
+	return 5;
+}
+
+static bool checked(json_object *checks, const char *task, const char *metric)
+{
+	size_t n = json_object_is_type(checks, json_type_array) ? json_object_array_length(checks) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(checks, i);
+
+		if (!strcmp(export_string(c, "task", ""), task) && !strcmp(export_string(c, "metric", ""), metric))
+			return true;
+	}
+	return false;
+}
+
+/* base.task.metric, the metric keeping its own dots (latency_us.max). */
+static void metric_path(char *path, size_t len, const char *base, const char *task, const char *metric)
+{
+	char copy[128], *save = NULL;
+
+	snprintf(path, len, "%s", base);
+	append_component(path, len, task);
+	snprintf(copy, sizeof(copy), "%s", metric);
+	for (char *part = strtok_r(copy, ".", &save); part; part = strtok_r(NULL, ".", &save))
+		append_component(path, len, part);
+}
+
+static void add_finite(json_object *obj, const char *key, double value)
+{
+	if (isfinite(value))
+		json_object_object_add(obj, key, json_object_new_double(value));
+}
+
+static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks, size_t i)
+{
+	json_object *c = json_object_array_get_idx(checks, i);
+	const char *verdict = export_string(c, "verdict", "not-measured");
+	bool judged = !strcmp(verdict, "pass") || !strcmp(verdict, "fail");
+	double measured = export_number(c, "measured");
+	char path[512], name[176];
+	json_object *t, *misc = json_object_new_object();
+
+	/* task.metric[.kind][.N]: the task is one component, the rest keeps its dots. */
+	export_check_name(checks, i, name, sizeof(name));
+	metric_path(path, sizeof(path), base, export_string(c, "task", "unknown"),
+		    name + strlen(export_string(c, "task", "unknown")) + 1);
+	t = new_test(k, path, !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : "ERROR");
+	if (judged && isfinite(measured))
+		add_number(t, measured, export_string(c, "unit", "count"));
+	add_finite(misc, "expected", export_number(c, "expected"));
+	add_finite(misc, "tolerance", export_number(c, "tolerance"));
+	json_object_object_add(misc, "kind", json_object_new_string(export_string(c, "kind", "")));
+	json_object_object_add(misc, "unit", json_object_new_string(export_string(c, "unit", "")));
+	json_object_object_add(t, "misc", misc);
+	json_object_object_add(t, "comment", json_object_new_string(export_string(c, "rule", "")));
+}
+
+/* A measured metric no check judged: DONE, with its value. */
+static void add_metric(struct kcidb_ctx *k, const char *base, const char *task, const char *metric, double value)
+{
+	char path[512];
+
+	metric_path(path, sizeof(path), base, task, metric);
+	add_number(new_test(k, path, "DONE"), value, export_metric_unit(metric));
+}
+
+static bool finite_number(json_object *v)
+{
+	return (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) &&
+	       isfinite(json_object_get_double(v));
+}
+
+static void add_task_metrics(struct kcidb_ctx *k, const char *base, json_object *task, json_object *checks)
+{
+	const char *name = export_string(task, "name", export_string(task, "role", "task"));
+	json_object *metrics = export_get(task, "metrics");
+
+	if (!json_object_is_type(metrics, json_type_object))
+		return;
+	json_object_object_foreach(metrics, key, v) {
+		if (finite_number(v) && !checked(checks, name, key))
+			add_metric(k, base, name, key, json_object_get_double(v));
+		if (!json_object_is_type(v, json_type_object) || strstr(key, "hist"))
+			continue;
+		/* One level down: latency_us.p99 and the like (not histograms). */
+		json_object_object_foreach(v, sub, sv) {
+			char metric[128];
+
+			snprintf(metric, sizeof(metric), "%s.%s", key, sub);
+			if (finite_number(sv) && !checked(checks, name, metric))
+				add_metric(k, base, name, metric, json_object_get_double(sv));
+		}
+	}
+}
+
+/* The result's node, its checks and its other metrics; returns the result's status. */
+static const char *add_result(struct kcidb_ctx *k, json_object *result, int max_rep)
+{
+	json_object *sweep = export_get(result, "sweep"), *checks = export_get(result, "checks"),
+		    *tasks = export_get(result, "tasks"), *t;
+	const char *status = result_status(export_string(result, "verdict", "error"));
+	const char *reason = export_string(result, "error", export_string(result, "skip_reason", NULL));
+	double window = export_number(result, "window_s"), rep = export_number(result, "repetition");
+	char base[512] = "rtthrottle", case_name[256];
+
+	append_component(base, sizeof(base), export_string(result, "scenario", "unknown"));
+	append_component(base, sizeof(base), export_string(export_get(result, "policy"), "name", "unknown"));
+	if (sweep) {
+		char sw[96];
+
+		snprintf(sw, sizeof(sw), "%s-%g", export_string(sweep, "param", "value"), export_number(sweep, "value"));
+		append_component(base, sizeof(base), sw);
+	}
+	if (max_rep > 1) {
+		char r[24];
+
+		snprintf(r, sizeof(r), "rep%d", isfinite(rep) ? (int)rep : 1);
+		append_component(base, sizeof(base), r);
+	}
+	t = new_test(k, base, status);
+	export_case_name(result, max_rep, case_name, sizeof(case_name));
+	json_object_object_add(t, "comment", json_object_new_string(reason ? reason : case_name));
+	if (isfinite(window))
+		json_object_object_add(t, "duration", json_object_new_double(window));
+	for (size_t i = 0; json_object_is_type(checks, json_type_array) && i < json_object_array_length(checks); i++)
+		add_check(k, base, checks, i);
+	for (size_t i = 0; json_object_is_type(tasks, json_type_array) && i < json_object_array_length(tasks); i++)
+		add_task_metrics(k, base, json_object_array_get_idx(tasks, i), checks);
+	return status;
+}
+
+static json_object *environment_of(json_object *root)
+{
+	json_object *system = export_get(root, "system"), *env = json_object_new_object(),
+		    *misc = json_object_new_object();
+	const char *host = export_string(system, "host", "unknown"),
+		   *release = export_string(export_get(system, "kernel"), "release", "unknown");
+	json_object *noise = export_get(root, "noise_floor");
+	char comment[256];
+
+	snprintf(comment, sizeof(comment), "host %s, kernel %s", host, release);
+	json_object_object_add(env, "comment", json_object_new_string(comment));
+	json_object_object_add(misc, "host", json_object_new_string(host));
+	json_object_object_add(misc, "kernel_release", json_object_new_string(release));
+	if (isfinite(export_number(noise, "cpu")))
+		json_object_object_add(misc, "measured_cpu", json_object_new_int((int)export_number(noise, "cpu")));
+	json_object_object_add(env, "misc", misc);
+	return env;
+}
+
+json_object *export_kcidb(json_object *root, const char *origin, const char *build_id)
+{
+	json_object *doc = json_object_new_object(), *version = json_object_new_object(), *run = export_get(root, "run"),
+		    *results = export_get(root, "results"), *top;
+	size_t n = json_object_is_type(results, json_type_array) ? json_object_array_length(results) : 0;
+	struct kcidb_ctx k = {
+		.tests = json_object_new_array(),
+		.origin = origin,
+		.run_id = export_string(run, "id", "unknown"),
+		.start = export_string(run, "start", ""),
+		.environment = environment_of(root),
+	};
+	const char *status = "SKIP";
+	int max_rep = export_max_repetition(results);
+	json_object *restored = export_get(root, "knobs_restored");
+
+	if (build_id)
+		snprintf(k.build_id, sizeof(k.build_id), "%s", build_id);
+	else
+		snprintf(k.build_id, sizeof(k.build_id), "%s:%s", origin,
+			 export_string(export_get(export_get(root, "system"), "kernel"), "release", "unknown"));
+	json_object_object_add(version, "major", json_object_new_int(5));
+	json_object_object_add(version, "minor", json_object_new_int(0));
+	json_object_object_add(doc, "version", version);
+	top = new_test(&k, "rtthrottle", "SKIP");
+	for (size_t i = 0; i < n; i++) {
+		const char *s = add_result(&k, json_object_array_get_idx(results, i), max_rep);
+
+		if (status_rank(s) < status_rank(status))
+			status = s;
+	}
+	/* An incomplete run or knobs not put back is the harness's error, unless something failed. */
+	if ((!json_object_get_boolean(export_get(run, "complete")) || (restored && !json_object_get_boolean(restored))) &&
+	    status_rank(status) > status_rank("ERROR"))
+		status = "ERROR";
+	json_object_object_add(top, "status", json_object_new_string(status));
+	json_object_object_add(top, "comment",
+			       json_object_new_string(export_string(run, "stop_reason", export_string(run, "cmdline", ""))));
+	json_object_object_add(top, "misc", json_object_new_object());
+	if (export_get(root, "schema_version"))
+		json_object_object_add(export_get(top, "misc"), "results_schema_version",
+				       json_object_get(export_get(root, "schema_version")));
+	json_object_object_add(doc, "tests", k.tests);
+	json_object_put(k.environment);
+	return doc;
+}
