@@ -8,6 +8,13 @@ static bool at_least(const struct kernel_facts *k, int major, int minor)
 	return k->major > major || (k->major == major && k->minor >= minor);
 }
 
+static const char *fair_server_state(const struct kernel_facts *k, const struct kernel_model *m)
+{
+	if (m->fs_from_debugfs)
+		return m->fair_server ? "present (debugfs)" : "off (debugfs runtime 0)";
+	return at_least(k, 6, 12) ? "present (6.12+)" : "absent (before 6.12)";
+}
+
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 {
 	const char *rt_why;
@@ -17,6 +24,13 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 	m->fair_server = at_least(k, 6, 12);
 	m->fs_runtime_us = 50000;
 	m->fs_period_us = 1000000;
+	/* Where debugfs shows the fair server, its values rule; runtime 0 switches it off. */
+	if (k->fair_server_readable && k->fair_server_runtime_ns >= 0 && k->fair_server_period_ns > 0) {
+		m->fs_from_debugfs = true;
+		m->fs_runtime_us = k->fair_server_runtime_ns / 1000;
+		m->fs_period_us = k->fair_server_period_ns / 1000;
+		m->fair_server = m->fs_runtime_us > 0;
+	}
 	/*
 	 * 6.12 also dropped the global RT bandwidth control for kernels without RT group scheduling;
 	 * with it (and before 6.12) runtime/period is enforced per CPU.
@@ -38,7 +52,7 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 	m->rt_runtime_share = m->rt_bandwidth && !at_least(k, 5, 10);
 	m->tick_us = k->hz > 0 ? 1e6 / k->hz : 10000.0;	/* unknown HZ: assume the coarsest, 100 */
 	snprintf(m->basis, sizeof(m->basis), "kernel %d.%d: fair server %s; %s; RT_RUNTIME_SHARE %s; tick %.0f us%s",
-		 k->major, k->minor, m->fair_server ? "present (6.12+)" : "absent (before 6.12)", rt_why,
+		 k->major, k->minor, fair_server_state(k, m), rt_why,
 		 m->rt_runtime_share ? "on (before 5.10)" : "off (5.10+)", m->tick_us,
 		 k->hz > 0 ? "" : " (HZ unknown)");
 }
@@ -91,7 +105,8 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 	json_object_object_add(pred, "rt_runtime_share", json_object_new_boolean(m->rt_runtime_share));
 	json_object_object_add(pred, "fair_server_runtime_us", json_object_new_int64(m->fs_runtime_us));
 	json_object_object_add(pred, "fair_server_period_us", json_object_new_int64(m->fs_period_us));
-	json_object_object_add(pred, "fair_server_values", json_object_new_string("kernel defaults, assumed"));
+	json_object_object_add(pred, "fair_server_values",
+			       json_object_new_string(m->fs_from_debugfs ? "read from debugfs" : "kernel defaults, assumed"));
 	json_object_object_add(pred, "tick_us", json_object_new_double(m->tick_us));
 	json_object_object_add(pred, "basis", json_object_new_string(m->basis));
 	json_object_object_add(obj, "predicted", pred);

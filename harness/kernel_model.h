@@ -24,7 +24,8 @@ struct kernel_model {
 	bool fair_server;	/* 6.12+: deadline server for CFS */
 	bool rt_bandwidth;	/* classic RT throttling is enforced when runtime != -1 */
 	bool rt_runtime_share;	/* the RT_RUNTIME_SHARE sched feature is on by default */
-	int64_t fs_runtime_us, fs_period_us;	/* fair server defaults (debugfs unreadable here) */
+	int64_t fs_runtime_us, fs_period_us;	/* fair server: debugfs's values, else the defaults */
+	bool fs_from_debugfs;
 	double tick_us;
 	char basis[320];	/* what the prediction rests on */
 };

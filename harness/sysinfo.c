@@ -432,7 +432,7 @@ static void fair_server_explain(const char *path, int err, char *why, size_t len
  * Under lockdown the directory can be listed while opening its writable files fails with
  * EPERM, so only reading an actual file counts.
  */
-static bool fair_server_probe(char *why, size_t len)
+static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 {
 	char path[PATH_MAX], byte;
 	struct cpumap online;
@@ -456,7 +456,16 @@ static bool fair_server_probe(char *why, size_t len)
 	if (got <= 0)
 		fair_server_explain(path, got < 0 ? errno : EIO, why, len);
 	close(fd);
-	return got > 0;
+	if (got <= 0)
+		return false;
+	/* The values the kernel runs with (root can change them), for the expectation model. */
+	out->fair_server_cpu = cpu;
+	if (!read_i64_file(path, &out->fair_server_runtime_ns))
+		out->fair_server_runtime_ns = -1;
+	snprintf(path, sizeof(path), "%s/cpu%d/period", fair_server_dir, cpu);
+	if (!read_i64_file(path, &out->fair_server_period_ns))
+		out->fair_server_period_ns = -1;
+	return true;
 }
 
 /* ---- kernel facts ---- */
@@ -478,7 +487,8 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	kernel_release_parse(out->release, &out->major, &out->minor, &out->patch);
 	kernel_config_read(out);
 	notes->preempt_source = preempt_runtime_read(out);
-	out->fair_server_readable = fair_server_probe(notes->fair_server_why,
+	out->fair_server_runtime_ns = out->fair_server_period_ns = -1;
+	out->fair_server_readable = fair_server_probe(out, notes->fair_server_why,
 						      sizeof(notes->fair_server_why));
 	return true;
 }
@@ -515,6 +525,13 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
 	json_object_object_add(obj, "fair_server_readable",
 			       json_object_new_boolean(k->fair_server_readable));
+	if (k->fair_server_readable) {
+		json_object_object_add(obj, "fair_server_cpu", json_object_new_int(k->fair_server_cpu));
+		json_object_object_add(obj, "fair_server_runtime_ns", k->fair_server_runtime_ns < 0 ? NULL :
+				       json_object_new_int64(k->fair_server_runtime_ns));
+		json_object_object_add(obj, "fair_server_period_ns", k->fair_server_period_ns < 0 ? NULL :
+				       json_object_new_int64(k->fair_server_period_ns));
+	}
 	return obj;
 }
 

@@ -105,6 +105,41 @@ TEST(kernel_model_predict_versions)
 	}
 }
 
+TEST(kernel_model_fair_server_from_debugfs)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct limiter l;
+	struct policy unlimited = builtin("unlimited");
+
+	/* What debugfs shows rules over the defaults: 100 ms every 500 ms leaves RT 0.8. */
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = 100000000;
+	k.fair_server_period_ns = 500000000;
+	kernel_model_predict(&k, &m);
+	CHECK(m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 100000 && m.fs_period_us == 500000,
+	      "debugfs 100/500 ms: fs %d %lld/%lld", m.fair_server, (long long)m.fs_runtime_us,
+	      (long long)m.fs_period_us);
+	CHECK(strstr(m.basis, "debugfs") != NULL, "basis: %s", m.basis);
+	limiter_for(&m, &unlimited, &l);
+	CHECK(l.regime == REGIME_FAIR_SERVER_ONLY && NEAR(l.hog_share, 0.8) && NEAR(l.gap_us, 100000) &&
+	      NEAR(l.interval_us, 500000), "-1 with 100/500 ms: %s share %g gap %g", regime_name(l.regime),
+	      l.hog_share, l.gap_us);
+	/* runtime 0 switches the fair server off: at -1 nothing gives CFS time. */
+	k.fair_server_runtime_ns = 0;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fair_server && regime_for(&m, -1, 1000000) == REGIME_NO_LIMIT, "runtime 0: fs %d regime %s",
+	      m.fair_server, regime_name(regime_for(&m, -1, 1000000)));
+	/* Unreadable (or a value that did not parse): the defaults. */
+	k.fair_server_readable = false;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 50000, "unreadable");
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = -1;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fs_runtime_us == 50000, "runtime did not parse");
+}
+
 TEST(kernel_model_regime_for)
 {
 	struct kernel_model classic = model(6, 1, 0), fs_only = model(6, 12, 0), both = model(6, 18, 1),
