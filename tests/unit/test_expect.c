@@ -554,6 +554,17 @@ TEST(kernel_model_observation_judge)
 	CHECK(o.throttle_seen && o.fair_server_seen && o.agrees, "6.18 rg=1 behaviour: seen %d/%d agrees %d",
 	      o.throttle_seen, o.fair_server_seen, o.agrees);
 
+	/* One 48 ms slot in a window whose phase held only one: 0.9757, still throttling (6.1-rt). */
+	o.hog_alone_share = 0.9757;
+	o.hog_alone_gap_max_us = 48200;
+	o.victim_share_unlimited = 0.0;
+	regime_observation_judge(&classic, &o);
+	CHECK(o.throttle_seen && o.agrees, "one slot in the window: seen %d agrees %d", o.throttle_seen, o.agrees);
+	o.hog_alone_gap_max_us = 4000;	/* a few ms of VM noise is no throttling */
+	regime_observation_judge(&classic, &o);
+	CHECK(!o.throttle_seen, "a 4 ms gap at 0.9757 taken for throttling");
+	o.hog_alone_gap_max_us = 30;
+
 	/* Nothing limits anything: agrees with no model here. */
 	o.hog_alone_share = 1.0;
 	o.victim_share_unlimited = 0.0;
