@@ -4,11 +4,13 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <numa.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,6 +470,41 @@ static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 	return true;
 }
 
+/* ---- timer wake-ups ---- */
+
+/*
+ * PREEMPT_RT kernels that run timer softirqs in ktimers/N, a SCHED_FIFO kthread, wake every
+ * SCHED_OTHER task whose sleep ends on a timer from there: its priority (the highest seen), 0
+ * when no such thread runs (then a hard interrupt or a SCHED_OTHER ksoftirqd wakes them).
+ */
+static int timer_thread_priority(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	int highest = 0;
+
+	if (!proc)
+		return 0;
+	while ((e = readdir(proc))) {
+		char path[300], comm[64];
+		struct sched_param param;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		int policy;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (!read_text_file(path, comm, sizeof(comm)) || strncmp(comm, "ktimers/", 8))
+			continue;
+		policy = sched_getscheduler(pid);
+		if ((policy == SCHED_FIFO || policy == SCHED_RR) && !sched_getparam(pid, &param) &&
+		    param.sched_priority > highest)
+			highest = param.sched_priority;
+	}
+	closedir(proc);
+	return highest;
+}
+
 /* ---- kernel facts ---- */
 
 static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *notes)
@@ -487,6 +524,7 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	kernel_release_parse(out->release, &out->major, &out->minor, &out->patch);
 	kernel_config_read(out);
 	notes->preempt_source = preempt_runtime_read(out);
+	out->timer_thread_priority = timer_thread_priority();
 	out->fair_server_runtime_ns = out->fair_server_period_ns = -1;
 	out->fair_server_readable = fair_server_probe(out, notes->fair_server_why,
 						      sizeof(notes->fair_server_why));
@@ -525,6 +563,7 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
 	json_object_object_add(obj, "fair_server_readable",
 			       json_object_new_boolean(k->fair_server_readable));
+	json_object_object_add(obj, "timer_thread_priority", json_object_new_int(k->timer_thread_priority));
 	if (k->fair_server_readable) {
 		json_object_object_add(obj, "fair_server_cpu", json_object_new_int(k->fair_server_cpu));
 		json_object_object_add(obj, "fair_server_runtime_ns", k->fair_server_runtime_ns < 0 ? NULL :
