@@ -21,7 +21,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MACHINE_LOCK = "/tmp/rtt-machine.lock"
 BUSYBOX = "/bin/busybox"
-APPEND = "console=ttyS0 panic=-1 quiet"
+# tsc=reliable: under TCG the clocksource watchdog may find the emulated TSC unstable mid-run and
+# move the kernel to a clock that costs a system call a read, which slows every measuring loop
+# ~15x halfway through a run. QEMU derives the TSC of all vCPUs from one host clock.
+APPEND = "console=ttyS0 panic=-1 quiet tsc=reliable"
 FRAME_BEGIN = re.compile(r"^RTT-MATRIX-BEGIN (\S+) (\d+) ([0-9a-f]{64})$")
 FRAME_DONE = re.compile(r"^RTT-MATRIX-DONE (-?\d+)$")
 TERMINAL_CODES = re.compile(r"\x1b(?:c|\[[0-9;?]*[A-Za-z])")  # the firmware clears the screen

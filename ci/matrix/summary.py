@@ -148,6 +148,12 @@ def table(entries):
     return "\n".join(lines)
 
 
+def bar_label(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.0f}" if value >= 100 else f"{value:.2g}"
+
+
 def plot(entries, path, run):
     """Four panels, kernels on the x axis, one bar per policy; None when nothing was measured."""
     measured = [e for e in entries if e.get("figures")]
@@ -166,11 +172,14 @@ def plot(entries, path, run):
             for x, e in enumerate(measured):
                 f = e["figures"][p]
                 value = f.get(key)
-                if value is None:
-                    continue
-                colour = rp.REGIME_COLOURS.get(f.get("regime"), "0.5")
-                ax.bar(x + (i - (len(POLICIES) - 1) / 2) * width, value, width * 0.9, color=colour,
-                       hatch="//" if p == "unlimited" else None, edgecolor="white")
+                where = x + (i - (len(POLICIES) - 1) / 2) * width
+                if value is not None:
+                    colour = rp.REGIME_COLOURS.get(f.get("regime"), "0.5")
+                    ax.bar(where, value, width * 0.9, color=colour, hatch="//" if p == "unlimited" else None,
+                           edgecolor="white")
+                # The figure on every bar: a zero bar is invisible, a missing one is not zero.
+                ax.annotate(bar_label(value), (where, value or 0), ha="center", va="bottom", fontsize=7,
+                            xytext=(0, 2), textcoords="offset points")
         ax.set_xticks(range(len(measured)), [e["label"] for e in measured])
         ax.set_title(title, fontsize=11)
         ax.set_ylabel(unit)
