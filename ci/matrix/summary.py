@@ -99,7 +99,7 @@ def fmt(value, spec):
 
 COLUMNS = (  # heading, width, how to get it from (entry, figures)
     ("kernel", 8, lambda e, f: e["label"]),
-    ("release", 22, lambda e, f: f.get("release") or (e.get("guest") or {}).get("release") or "-"),
+    ("release", 24, lambda e, f: f.get("release") or (e.get("guest") or {}).get("release") or "-"),
     ("status", 12, lambda e, f: e["status"]),
     ("fair srv", 9, lambda e, f: fair_server(e)),
     ("hog alone", 9, lambda e, f: fmt(f.get("hog_alone_share"), ".4f")),
