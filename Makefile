@@ -25,7 +25,7 @@ $(BUILD)/%.o: %.c $(wildcard harness/*.h workloads/*.h tests/unit/*.h)
 
 $(BUILD)/rtthrottle: $(BUILD)/harness/main.o $(LIB_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_OBJ)
 	@echo "  LD      $@"
@@ -168,3 +168,25 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/rtthrottle.1 $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/results.md
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/scenarios/,$(notdir $(SCENARIO_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# A statically linked binary for a bare initramfs (the kernel matrix boots Debian kernels with
+# only busybox and this): build-static/rtthrottle. json-c, libnuma and zlib all ship static
+# archives on Debian; the binary needs nothing else at run time but the scenario files.
+STATIC_BUILD := build-static
+.PHONY: static clean-static
+static:
+	@$(MAKE) --no-print-directory BUILD=$(STATIC_BUILD) LDFLAGS=-static \
+		LDLIBS="$$(pkg-config --static --libs $(PKGS)) -lm" $(STATIC_BUILD)/rtthrottle
+
+clean: clean-static
+clean-static:
+	rm -rf $(STATIC_BUILD)
+
+# The kernel matrix: boots each kernel of ci/kernels.list (Debian packages, fetched with apt-get
+# and cached in /var/cache/rtthrottle-matrix) under QEMU, runs the quick suite inside and writes
+# results/matrix/<UTC time>/ with one results file per kernel, table.txt and matrix.png. Takes
+# /tmp/rtt-machine.lock for each guest. MATRIX_ARGS go to ci/matrix/matrix.py (see its --help),
+# e.g. MATRIX_ARGS="--kernels 6.1,6.12 -- --suite debate".
+.PHONY: matrix
+matrix: deps static
+	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)

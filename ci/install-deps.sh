@@ -8,6 +8,7 @@ packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test
 packages+=(rt-tests)  # cyclictest, the reference of `make bench`
 packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes
 packages+=(libxml2-utils python3-jsonschema mandoc man-db)  # tests of export and the man page
+packages+=(qemu-system-x86 busybox-static cpio)  # make matrix: Debian kernels under QEMU
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -11,6 +11,16 @@ void limiter_for(const struct kernel_model *km, const struct policy *p, struct l
 	memset(l, 0, sizeof(*l));
 	l->regime = regime_for(km, p->runtime_us, p->period_us);
 	switch (l->regime) {
+	case REGIME_TIMERS_STARVED:
+		/* The hog is throttled as under classic throttling; no CFS task wakes to use the slots. */
+		l->limited = true;
+		l->hog_share = (double)p->runtime_us / p->period_us;
+		l->gap_us = (double)(p->period_us - p->runtime_us);
+		l->interval_us = (double)p->period_us;
+		snprintf(l->why, sizeof(l->why), "timers-starved: RT gets runtime/period = %lld/%lld; CFS tasks "
+			 "sleeping on timers wait for RT thread ktimers (FIFO %d), starved with RT",
+			 (long long)p->runtime_us, (long long)p->period_us, km->timer_thread_priority);
+		break;
 	case REGIME_CLASSIC:
 	case REGIME_RUNTIME_SHARE:
 		l->limited = true;

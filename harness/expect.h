@@ -35,6 +35,7 @@ struct noise_floor {
 	double window_s;
 	double gap_max_us;
 	double loss_share;	/* time a lone SCHED_OTHER spinner lost to everything else */
+	double loop_ns;		/* one step of the measuring loop on this CPU */
 };
 
 /* What limits a FIFO hog that has a CFS task beside it, under one policy. */

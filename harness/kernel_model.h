@@ -18,13 +18,18 @@ enum regime {
 	REGIME_RUNTIME_SHARE,	/* RT_RUNTIME_SHARE: a CPU's RT may borrow other CPUs' runtime */
 	REGIME_FAIR_SERVER_ONLY,	/* no RT limit, but the deadline fair server reserves CFS time */
 	REGIME_NO_LIMIT,	/* nothing stops a FIFO task: CFS on its CPU starves */
+	REGIME_TIMERS_STARVED,	/* RT throttled, but CFS tasks wake from timer sleeps only via the
+				   RT thread ktimers, throttled and starved with RT: CFS starves */
 };
+#define REGIME_COUNT (REGIME_TIMERS_STARVED + 1)
 
 struct kernel_model {
 	bool fair_server;	/* 6.12+: deadline server for CFS */
 	bool rt_bandwidth;	/* classic RT throttling is enforced when runtime != -1 */
 	bool rt_runtime_share;	/* the RT_RUNTIME_SHARE sched feature is on by default */
-	int64_t fs_runtime_us, fs_period_us;	/* fair server defaults (debugfs unreadable here) */
+	int timer_thread_priority;	/* CFS timer wake-ups run in an RT thread of this priority (0: not) */
+	int64_t fs_runtime_us, fs_period_us;	/* fair server: debugfs's values, else the defaults */
+	bool fs_from_debugfs;
 	double tick_us;
 	char basis[320];	/* what the prediction rests on */
 };

@@ -31,7 +31,8 @@ try:
 except ImportError:
     fail(f"plots need matplotlib for {sys.executable}: apt-get install python3-matplotlib")
 
-REGIME_COLOURS = {"classic-throttling": "C0", "fair-server-only": "C1", "no-limit": "C3", "rt-runtime-share": "C2"}
+REGIME_COLOURS = {"classic-throttling": "C0", "fair-server-only": "C1", "no-limit": "C3", "rt-runtime-share": "C2",
+                  "timers-starved": "C4"}
 MARKERS = "os^Dv<>phX*"
 DEFAULT_TRENDS = ("victim.cpu_share_periods", "victim.starvation_max_us")
 LATENCY_LINEAR_US = 2000    # latency_us.hist: 1 us buckets below this, log2 buckets above

@@ -1,6 +1,7 @@
 #include "run.h"
 #include "cgroups.h"
 #include "guardian.h"
+#include "roles.h"
 #include "metrics.h"
 #include "report.h"
 #include "results.h"
@@ -20,7 +21,7 @@
 
 #define HOG_PRIORITY 50
 #define CALIBRATION_SAMPLES 11	/* the first warms up and is left out */
-#define CALIBRATION_LOOPS 360000ull	/* ~9 ms a sample at ~25 ns a step: a 90% job of 10 ms */
+#define CALIBRATION_SAMPLE_US 9000.0	/* a 90% job of 10 ms */
 
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
 {
@@ -94,6 +95,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 		.window_s = m.window_s,
 		.gap_max_us = m.gap_max_us,
 		.loss_share = m.gap_total_us / (m.window_s * 1e6),
+		.loop_ns = m.loop_ns,
 	};
 	obj = json_object_new_object();
 	json_object_object_add(obj, "cpu", json_object_new_int(opt->cpu));
@@ -173,7 +175,7 @@ static bool calibrate(struct run_ctx *ctx)
 	cal->sched_policy = SCHED_FIFO;
 	cal->priority = ctx->priv.rt_priority_max < HOG_PRIORITY ? ctx->priv.rt_priority_max : HOG_PRIORITY;
 	cal->calibration_samples = CALIBRATION_SAMPLES;
-	cal->calibration_loops = CALIBRATION_LOOPS;
+	cal->calibration_loops = calibration_loops(CALIBRATION_SAMPLE_US, ctx->noise.loop_ns);
 	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
 	status = run_measure(ctx, NULL, tasks, 2, 0.3, why, sizeof(why));
 	if (status != WINDOW_OK || c->samples < 2) {

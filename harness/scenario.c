@@ -285,13 +285,13 @@ static bool parse_regimes(struct loader *ld, json_object *obj, unsigned *mask)
 			*mask |= REGIMES_LIMITED;
 			continue;
 		}
-		for (int r = REGIME_CLASSIC; r <= REGIME_NO_LIMIT; r++)
+		for (int r = REGIME_CLASSIC; r < REGIME_COUNT; r++)
 			if (!strcmp(name, regime_name(r))) {
 				*mask |= 1u << r;
 				found = true;
 			}
 		if (!found)
-			return bad(ld, "unknown regime \"%s\" (limited, classic-throttling, rt-runtime-share, fair-server-only, no-limit)", name);
+			return bad(ld, "unknown regime \"%s\" (limited, classic-throttling, rt-runtime-share, fair-server-only, no-limit, timers-starved)", name);
 	}
 	return true;
 }
@@ -717,7 +717,7 @@ const char *regime_mask_names(unsigned mask, char *buf, size_t len)
 	buf[0] = '\0';
 	if (mask == REGIMES_ANY)
 		return snprintf(buf, len, "any"), buf;
-	for (int r = REGIME_CLASSIC; r <= REGIME_NO_LIMIT; r++)
+	for (int r = REGIME_CLASSIC; r < REGIME_COUNT; r++)
 		if (mask & 1u << r)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", regime_name(r));
 	return buf;

@@ -5,11 +5,13 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <numa.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -433,7 +435,7 @@ static void fair_server_explain(const char *path, int err, char *why, size_t len
  * Under lockdown the directory can be listed while opening its writable files fails with
  * EPERM, so only reading an actual file counts.
  */
-static bool fair_server_probe(char *why, size_t len)
+static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 {
 	char path[PATH_MAX], byte;
 	struct cpumap online;
@@ -457,7 +459,51 @@ static bool fair_server_probe(char *why, size_t len)
 	if (got <= 0)
 		fair_server_explain(path, got < 0 ? errno : EIO, why, len);
 	close(fd);
-	return got > 0;
+	if (got <= 0)
+		return false;
+	/* The values the kernel runs with (root can change them), for the expectation model. */
+	out->fair_server_cpu = cpu;
+	if (!read_i64_file(path, &out->fair_server_runtime_ns))
+		out->fair_server_runtime_ns = -1;
+	snprintf(path, sizeof(path), "%s/cpu%d/period", fair_server_dir, cpu);
+	if (!read_i64_file(path, &out->fair_server_period_ns))
+		out->fair_server_period_ns = -1;
+	return true;
+}
+
+/* ---- timer wake-ups ---- */
+
+/*
+ * PREEMPT_RT kernels that run timer softirqs in ktimers/N, a SCHED_FIFO kthread, wake every
+ * SCHED_OTHER task whose sleep ends on a timer from there: its priority (the highest seen), 0
+ * when no such thread runs (then a hard interrupt or a SCHED_OTHER ksoftirqd wakes them).
+ */
+static int timer_thread_priority(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	int highest = 0;
+
+	if (!proc)
+		return 0;
+	while ((e = readdir(proc))) {
+		char path[300], comm[64];
+		struct sched_param param;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		int policy;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (!read_text_file(path, comm, sizeof(comm)) || strncmp(comm, "ktimers/", 8))
+			continue;
+		policy = sched_getscheduler(pid);
+		if ((policy == SCHED_FIFO || policy == SCHED_RR) && !sched_getparam(pid, &param) &&
+		    param.sched_priority > highest)
+			highest = param.sched_priority;
+	}
+	closedir(proc);
+	return highest;
 }
 
 /* ---- kernel facts ---- */
@@ -480,7 +526,9 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	kernel_release_parse(out->release, &out->major, &out->minor, &out->patch);
 	kernel_config_read(out);
 	notes->preempt_source = preempt_runtime_read(out);
-	out->fair_server_readable = fair_server_probe(notes->fair_server_why,
+	out->timer_thread_priority = timer_thread_priority();
+	out->fair_server_runtime_ns = out->fair_server_period_ns = -1;
+	out->fair_server_readable = fair_server_probe(out, notes->fair_server_why,
 						      sizeof(notes->fair_server_why));
 	return true;
 }
@@ -518,6 +566,14 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
 	json_object_object_add(obj, "fair_server_readable",
 			       json_object_new_boolean(k->fair_server_readable));
+	json_object_object_add(obj, "timer_thread_priority", json_object_new_int(k->timer_thread_priority));
+	if (k->fair_server_readable) {
+		json_object_object_add(obj, "fair_server_cpu", json_object_new_int(k->fair_server_cpu));
+		json_object_object_add(obj, "fair_server_runtime_ns", k->fair_server_runtime_ns < 0 ? NULL :
+				       json_object_new_int64(k->fair_server_runtime_ns));
+		json_object_object_add(obj, "fair_server_period_ns", k->fair_server_period_ns < 0 ? NULL :
+				       json_object_new_int64(k->fair_server_period_ns));
+	}
 	return obj;
 }
 

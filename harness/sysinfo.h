@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -20,6 +21,9 @@ struct kernel_facts {
 	int rt_group_sched;	/* 1 set, 0 not set, -1 unknown */
 	int no_hz_full;		/* 1 set, 0 not set, -1 unknown */
 	bool fair_server_readable;	/* /sys/kernel/debug/sched/fair_server readable */
+	int fair_server_cpu;		/* the CPU whose values were read */
+	int64_t fair_server_runtime_ns, fair_server_period_ns;	/* from debugfs; -1 unknown */
+	int timer_thread_priority;	/* RT priority of ktimers/N (PREEMPT_RT), 0 when none runs */
 };
 
 /* Parses kernel config text (the lines of a .config) into `out`'s config fields. */

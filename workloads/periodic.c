@@ -59,6 +59,14 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 	spin_end(rec, &st, end > shm->end_ns ? end : shm->end_ns);
 }
 
+uint64_t calibration_loops(double sample_us, double loop_ns)
+{
+	/* Unknown step cost: assume the ~25 ns of a clock_gettime step on hardware. */
+	double steps = sample_us * 1000.0 / (loop_ns > 0 ? loop_ns : 25.0);
+
+	return steps < 1000 ? 1000 : (uint64_t)steps;
+}
+
 /*
  * Loops per microsecond of CPU time of the same loop, a few job-sized samples beside a CFS task;
  * the spread is reported.

@@ -8,6 +8,11 @@ void role_spin(struct window_shm *shm, struct task_record *rec);	/* hog, victim,
 void role_probe(struct window_shm *shm, struct task_record *rec);
 void role_periodic(struct window_shm *shm, struct task_record *rec);
 void role_calibrate(struct window_shm *shm, struct task_record *rec);
+/*
+ * Loop steps of one calibration sample of sample_us at loop_ns a step (the noise floor's), so a
+ * sample lasts as long on an emulated CPU (~1 us a step) as on hardware (~25 ns).
+ */
+uint64_t calibration_loops(double sample_us, double loop_ns);
 void role_admin(struct window_shm *shm, struct task_record *rec);
 void role_burst_hog(struct window_shm *shm, struct task_record *rec);
 void role_kernel_work(struct window_shm *shm, struct task_record *rec);

@@ -105,6 +105,86 @@ TEST(kernel_model_predict_versions)
 	}
 }
 
+TEST(kernel_model_fair_server_from_debugfs)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct limiter l;
+	struct policy unlimited = builtin("unlimited");
+
+	/* What debugfs shows rules over the defaults: 100 ms every 500 ms leaves RT 0.8. */
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = 100000000;
+	k.fair_server_period_ns = 500000000;
+	kernel_model_predict(&k, &m);
+	CHECK(m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 100000 && m.fs_period_us == 500000,
+	      "debugfs 100/500 ms: fs %d %lld/%lld", m.fair_server, (long long)m.fs_runtime_us,
+	      (long long)m.fs_period_us);
+	CHECK(strstr(m.basis, "debugfs") != NULL, "basis: %s", m.basis);
+	limiter_for(&m, &unlimited, &l);
+	CHECK(l.regime == REGIME_FAIR_SERVER_ONLY && NEAR(l.hog_share, 0.8) && NEAR(l.gap_us, 100000) &&
+	      NEAR(l.interval_us, 500000), "-1 with 100/500 ms: %s share %g gap %g", regime_name(l.regime),
+	      l.hog_share, l.gap_us);
+	/* runtime 0 switches the fair server off: at -1 nothing gives CFS time. */
+	k.fair_server_runtime_ns = 0;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fair_server && regime_for(&m, -1, 1000000) == REGIME_NO_LIMIT, "runtime 0: fs %d regime %s",
+	      m.fair_server, regime_name(regime_for(&m, -1, 1000000)));
+	/* Unreadable (or a value that did not parse): the defaults. */
+	k.fair_server_readable = false;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 50000, "unreadable");
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = -1;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fs_runtime_us == 50000, "runtime did not parse");
+}
+
+TEST(kernel_model_preempt_rt_timer_thread)
+{
+	struct kernel_facts k = facts(6, 1, 0, 250);
+	struct kernel_model m;
+	struct limiter l;
+	struct policy dflt = builtin("default"), unlimited = builtin("unlimited");
+	struct regime_observation o;
+
+	/* 6.1 PREEMPT_RT, ktimers/N at FIFO 1: the hog is throttled, CFS timer wake-ups wait with it. */
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	CHECK(strstr(m.basis, "ktimers") != NULL, "basis: %s", m.basis);
+	limiter_for(&m, &dflt, &l);
+	CHECK(l.regime == REGIME_TIMERS_STARVED && l.limited && NEAR(l.hog_share, 0.95) && NEAR(l.gap_us, 50000) &&
+	      NEAR(l.interval_us, 1000000), "6.1-rt default: %s share %g gap %g", regime_name(l.regime), l.hog_share,
+	      l.gap_us);
+	CHECK(!strcmp(regime_name(l.regime), "timers-starved"), "name %s", regime_name(l.regime));
+	limiter_for(&m, &unlimited, &l);
+	CHECK(l.regime == REGIME_NO_LIMIT && !l.limited, "6.1-rt -1: %s", regime_name(l.regime));
+	/* What the probe saw there: a throttled lone hog, a starved CFS task at -1. */
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 48000;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees, "6.1-rt behaviour disagrees: %s", o.evidence);
+
+	/* 6.12 PREEMPT_RT without RT group scheduling: no throttle, and the fair server's time goes
+	 * unused because the CFS task sleeping on a timer never wakes. */
+	k = facts(6, 12, 0, 250);
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	CHECK(regime_for(&m, 950000, 1000000) == REGIME_NO_LIMIT && regime_for(&m, -1, 1000000) == REGIME_NO_LIMIT,
+	      "6.12-rt: %s / %s", regime_name(regime_for(&m, 950000, 1000000)), regime_name(regime_for(&m, -1, 1000000)));
+	o.hog_alone_share = 0.999;
+	o.hog_alone_gap_max_us = 2000;
+	o.victim_share_unlimited = 0;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees, "6.12-rt with ktimers behaviour disagrees: %s", o.evidence);
+	/* Without the RT thread the same kernel serves CFS through the fair server. */
+	k.timer_thread_priority = 0;
+	kernel_model_predict(&k, &m);
+	CHECK(regime_for(&m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.12 without ktimers");
+}
+
 TEST(kernel_model_regime_for)
 {
 	struct kernel_model classic = model(6, 1, 0), fs_only = model(6, 12, 0), both = model(6, 18, 1),
@@ -518,6 +598,17 @@ TEST(kernel_model_observation_judge)
 	regime_observation_judge(&both, &o);
 	CHECK(o.throttle_seen && o.fair_server_seen && o.agrees, "6.18 rg=1 behaviour: seen %d/%d agrees %d",
 	      o.throttle_seen, o.fair_server_seen, o.agrees);
+
+	/* One 48 ms slot in a window whose phase held only one: 0.9757, still throttling (6.1-rt). */
+	o.hog_alone_share = 0.9757;
+	o.hog_alone_gap_max_us = 48200;
+	o.victim_share_unlimited = 0.0;
+	regime_observation_judge(&classic, &o);
+	CHECK(o.throttle_seen && o.agrees, "one slot in the window: seen %d agrees %d", o.throttle_seen, o.agrees);
+	o.hog_alone_gap_max_us = 4000;	/* a few ms of VM noise is no throttling */
+	regime_observation_judge(&classic, &o);
+	CHECK(!o.throttle_seen, "a 4 ms gap at 0.9757 taken for throttling");
+	o.hog_alone_gap_max_us = 30;
 
 	/* Nothing limits anything: agrees with no model here. */
 	o.hog_alone_share = 1.0;

@@ -1,5 +1,6 @@
 /* Gap buckets, the metrics computed from a task's raw record, and median(). */
 #include "metrics.h"
+#include "roles.h"
 #include "spin_measure.h"
 #include "unit.h"
 
@@ -274,4 +275,14 @@ TEST(metrics_spin_until_records_late_start)
 	      "iterations %llu, span %llu..%llu", (unsigned long long)rec->iterations,
 	      (unsigned long long)rec->first_ns, (unsigned long long)rec->last_ns);
 	free(rec);
+}
+
+TEST(calibration_loops_follow_the_step_cost)
+{
+	/* 9 ms at 25 ns a step (hardware) and at ~1.1 us a step (an emulated CPU): 9 ms either way. */
+	CHECK(calibration_loops(9000, 25) == 360000, "25 ns: %llu", (unsigned long long)calibration_loops(9000, 25));
+	CHECK(calibration_loops(9000, 1125) == 8000, "1125 ns: %llu", (unsigned long long)calibration_loops(9000, 1125));
+	/* No noise floor figure: the hardware step; absurdly slow steps still give a usable sample. */
+	CHECK(calibration_loops(9000, 0) == 360000, "unknown: %llu", (unsigned long long)calibration_loops(9000, 0));
+	CHECK(calibration_loops(9000, 1e9) == 1000, "floor: %llu", (unsigned long long)calibration_loops(9000, 1e9));
 }

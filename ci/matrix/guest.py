@@ -1,0 +1,280 @@
+"""Getting a Debian kernel and booting it under QEMU with rtthrottle in a busybox initramfs.
+
+fetch() resolves a kernel series and flavour to the newest linux-image package apt knows,
+downloads it once into the cache and extracts its vmlinuz and config. boot() runs one guest
+with a deadline and reads the framed files the guest init sends back over the serial console.
+Stdlib only (Debian /usr/bin/python3).
+"""
+import base64
+import fcntl
+import hashlib
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MACHINE_LOCK = "/tmp/rtt-machine.lock"
+BUSYBOX = "/bin/busybox"
+# tsc=reliable: under TCG the clocksource watchdog may find the emulated TSC unstable mid-run and
+# move the kernel to a clock that costs a system call a read, which slows every measuring loop
+# ~15x halfway through a run. QEMU derives the TSC of all vCPUs from one host clock.
+APPEND = "console=ttyS0 panic=-1 quiet tsc=reliable"
+FRAME_BEGIN = re.compile(r"^RTT-MATRIX-BEGIN (\S+) (\d+) ([0-9a-f]{64})$")
+FRAME_DONE = re.compile(r"^RTT-MATRIX-DONE (-?\d+)$")
+TERMINAL_CODES = re.compile(r"\x1b(?:c|\[[0-9;?]*[A-Za-z])")  # the firmware clears the screen
+
+
+def log(msg):
+    print(f"matrix: {msg}", file=sys.stderr, flush=True)
+
+
+class MatrixError(Exception):
+    """A step for one kernel failed; the message says which and why."""
+
+
+# --- packages -----------------------------------------------------------------------------------
+
+def abi_key(abi):
+    return tuple(int(n) for n in re.findall(r"\d+", abi))
+
+
+def resolve(series, flavour):
+    """The newest linux-image package of series (e.g. 6.1) and flavour (e.g. rt-amd64)."""
+    out = subprocess.run(["apt-cache", "search", "--names-only", f"^linux-image-{re.escape(series)}\\."],
+                         capture_output=True, text=True, timeout=60)
+    # 6.1.0-57-amd64, 6.12.118+deb12-rt-amd64, optionally -unsigned; never -dbg or meta-packages.
+    pattern = re.compile(rf"^linux-image-({re.escape(series)}\.\d+(?:-\d+)?(?:\+deb\d+)?)-"
+                         rf"{re.escape(flavour)}(-unsigned)?$")
+    found = []
+    for line in out.stdout.splitlines():
+        m = pattern.match(line.split(" - ")[0].strip())
+        if m:
+            # Newest ABI first; for one ABI the unsigned image (the newest may exist only so).
+            found.append((abi_key(m.group(1)), m.group(2) is not None, m.group(0)))
+    if not found:
+        raise MatrixError(f"no linux-image package for {series} {flavour} "
+                          f"(apt-cache search found none; apt-get update?)")
+    return max(found)[2]
+
+
+def fetch(package, cache):
+    """Downloads package into cache (once) and extracts its kernel; returns (vmlinuz, config)."""
+    os.makedirs(cache, exist_ok=True)
+    debs = [f for f in os.listdir(cache) if f.startswith(package + "_") and f.endswith(".deb")]
+    if not debs:
+        log(f"downloading {package} into {cache}")
+        # Root cannot hand the folder to apt's sandbox user; the download is an ordinary apt fetch.
+        proc = subprocess.run(["apt-get", "-q", "-o", "APT::Sandbox::User=root", "download", package],
+                              cwd=cache, capture_output=True, text=True, timeout=600)
+        debs = [f for f in os.listdir(cache) if f.startswith(package + "_") and f.endswith(".deb")]
+        if proc.returncode != 0 or not debs:
+            raise MatrixError(f"apt-get download {package} failed: {proc.stderr.strip()[-300:]}")
+    deb = os.path.join(cache, sorted(debs)[-1])
+    where = os.path.join(cache, package)
+    boot = os.path.join(where, "boot")
+    if not os.path.isdir(boot):
+        tmp = where + ".tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        tar = subprocess.run(f"dpkg-deb --fsys-tarfile '{deb}' | tar -x -C '{tmp}' --wildcards "
+                             "'./boot/vmlinuz-*' './boot/config-*'", shell=True, capture_output=True,
+                             text=True, timeout=300)
+        if tar.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise MatrixError(f"{deb}: extracting the kernel failed: {tar.stderr.strip()[-300:]}")
+        os.rename(tmp, where)
+    names = os.listdir(boot)
+    vmlinuz = [n for n in names if n.startswith("vmlinuz-")]
+    config = [n for n in names if n.startswith("config-")]
+    if not vmlinuz:
+        raise MatrixError(f"{deb} holds no boot/vmlinuz-*")
+    return os.path.join(boot, vmlinuz[0]), os.path.join(boot, config[0]) if config else None
+
+
+# --- initramfs ----------------------------------------------------------------------------------
+
+def cpio(stage, out):
+    """A newc archive of stage, owned by root (the kernel unpacks it as the root file system)."""
+    names = subprocess.run("find . | sort", shell=True, cwd=stage, capture_output=True, text=True,
+                           check=True).stdout
+    with open(out, "wb") as f:
+        subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=stage, input=names.encode(),
+                       stdout=f, check=True)
+
+
+def base_initramfs(work, binary, rtt_args):
+    """busybox, the init, the static rtthrottle, its scenarios and the arguments to run it with."""
+    stage = os.path.join(work, "initramfs")
+    shutil.rmtree(stage, ignore_errors=True)
+    for d in ("bin", "dev", "proc", "sys", "run", "tmp", "etc", "root", "boot", "usr/share/rtthrottle"):
+        os.makedirs(os.path.join(stage, d))
+    shutil.copy(BUSYBOX, os.path.join(stage, "bin", "busybox"))
+    shutil.copy(binary, os.path.join(stage, "bin", "rtthrottle"))
+    shutil.copy(os.path.join(HERE, "init"), os.path.join(stage, "init"))
+    shutil.copytree(os.path.join(ROOT, "workloads", "scenarios"),
+                    os.path.join(stage, "usr", "share", "rtthrottle", "scenarios"))
+    with open(os.path.join(stage, "etc", "rtthrottle-args"), "w") as f:
+        f.write(" ".join(rtt_args) + "\n")
+    # The kernel opens /dev/console before devtmpfs is mounted: it must be in the archive.
+    os.mknod(os.path.join(stage, "dev", "console"), 0o600 | 0o020000, os.makedev(5, 1))
+    out = os.path.join(work, "base.cpio")
+    cpio(stage, out)
+    return out
+
+
+def kernel_initramfs(work, base, config, label):
+    """The base archive plus this kernel's config as /boot/config-<release>, where rtthrottle
+    reads HZ, the preemption model and RT group scheduling (the kernel unpacks archives in turn)."""
+    out = os.path.join(work, f"{label}.cpio")
+    shutil.copy(base, out)
+    if config:
+        stage = os.path.join(work, f"config-{label}")
+        shutil.rmtree(stage, ignore_errors=True)
+        os.makedirs(os.path.join(stage, "boot"))
+        shutil.copy(config, os.path.join(stage, "boot"))
+        cpio(stage, out + ".config")
+        with open(out, "ab") as f, open(out + ".config", "rb") as extra:
+            f.write(extra.read())
+    return out
+
+
+# --- booting ------------------------------------------------------------------------------------
+
+def qemu_command(vmlinuz, initrd, accel):
+    accel_opt = "kvm" if accel == "kvm" else "tcg,thread=multi"
+    return ["qemu-system-x86_64", "-accel", accel_opt, "-cpu", "max" if accel != "kvm" else "host",
+            "-smp", "2", "-m", "1G", "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio",
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", APPEND]
+
+
+class MachineLock:
+    """flock on the machine lock for one boot (guests measure real time: one at a time)."""
+
+    def __init__(self, enabled):
+        self.enabled, self.fd = enabled, None
+
+    def __enter__(self):
+        if self.enabled:
+            self.fd = os.open(MACHINE_LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                log(f"waiting for {MACHINE_LOCK} (a run holding it may take minutes; "
+                    "if this command already runs under it, pass --no-lock)")
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def read_lines(stream, lines):
+    for raw in iter(stream.readline, b""):
+        lines.put(TERMINAL_CODES.sub("", raw.decode("utf-8", "replace")).rstrip("\r\n"))
+    lines.put(None)
+
+
+class Console:
+    """Parses the guest's serial output: framed files, the end marker, the rest as the log."""
+
+    def __init__(self, log_file, label, show):
+        self.log_file, self.label, self.show = log_file, label, show
+        self.files, self.bad, self.done, self.guest_up = {}, [], None, False
+        self.frame = None     # (name, size, sha256, [base64 lines]) while inside a frame
+        self.tail = []
+
+    def feed(self, line):
+        self.log_file.write(line + "\n")
+        if self.frame:
+            name, size, digest, body = self.frame
+            if line == f"RTT-MATRIX-END {name}":
+                self.frame = None
+                self.finish(name, size, digest, body)
+            else:
+                body.append(line.strip())
+            return
+        m = FRAME_BEGIN.match(line)
+        if m:
+            self.frame = (m.group(1), int(m.group(2)), m.group(3), [])
+            return
+        m = FRAME_DONE.match(line)
+        if m:
+            self.done = int(m.group(1))
+            return
+        self.tail = (self.tail + [line])[-15:]
+        if line.startswith("matrix-guest:"):
+            self.guest_up = True
+        if self.show(line):
+            print(f"[{self.label}] {line}", file=sys.stderr, flush=True)
+
+    def finish(self, name, size, digest, body):
+        try:
+            data = base64.b64decode("".join(body), validate=True)
+        except ValueError as exc:
+            self.bad.append(f"{name}: base64 does not decode ({exc})")
+            return
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+            self.bad.append(f"{name}: {len(data)} bytes with sha256 {hashlib.sha256(data).hexdigest()[:12]}, "
+                            f"the guest sent {size} bytes with {digest[:12]}")
+            return
+        self.files[name] = data
+
+
+def shown(line):
+    """Progress worth a line on stderr: the guest init's own lines and top-level KTAP results."""
+    return line.startswith(("matrix-guest:", "ok ", "not ok ", "Kernel panic")) or "# regime:" in line
+
+
+def watch(proc, console, start, timeout_s, boot_timeout_s):
+    """Feeds the console until QEMU exits or a deadline passes; (status, reason) of a deadline,
+    (None, None) when QEMU ended by itself."""
+    lines = queue.Queue()
+    threading.Thread(target=read_lines, args=(proc.stdout, lines), daemon=True).start()
+    while True:
+        elapsed = time.monotonic() - start
+        limit = timeout_s if console.guest_up else boot_timeout_s
+        if elapsed > limit:
+            if console.guest_up:
+                return "timeout", f"no end marker after {limit:.0f} s"
+            return "boot-failure", f"the guest init did not start within {limit:.0f} s"
+        try:
+            line = lines.get(timeout=min(1.0, limit - elapsed + 0.01))
+        except queue.Empty:
+            continue
+        if line is None:
+            return None, None
+        console.feed(line)
+
+
+def boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True):
+    """Boots one guest; returns (Console, status, reason, wall seconds). status: ok, timeout, boot-failure,
+    guest-died, corrupt. Never waits past timeout_s: the guest is killed then."""
+    cmd = qemu_command(vmlinuz, initrd, accel)
+    with MachineLock(lock), open(log_path, "w") as log_file:
+        console = Console(log_file, label, shown)
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            status, reason = watch(proc, console, start, timeout_s, boot_timeout_s)
+        finally:  # also on Ctrl-C or SIGTERM: no guest outlives the run
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        wall = time.monotonic() - start
+    if status is None:
+        if console.done is None:
+            status = "boot-failure" if not console.guest_up else "guest-died"
+            reason = f"QEMU exited ({proc.returncode}) before the end marker; last lines: " + \
+                " | ".join(console.tail[-5:])
+        elif console.bad:
+            status, reason = "corrupt", "; ".join(console.bad)
+        else:
+            status, reason = "ok", ""
+    return console, status, reason, wall

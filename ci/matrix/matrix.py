@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+"""`make matrix`: rtthrottle on several Debian kernels, side by side.
+
+For each kernel of the list (ci/kernels.list: label, series, flavour) it fetches the newest
+matching linux-image package with apt-get (cached in --cache), boots it under QEMU with a
+busybox initramfs holding a static rtthrottle, runs `rtthrottle run` inside and brings the
+results back over the serial console (framed, sha256-checked). Writes into --out/<run>/:
+<label>.json (the guest's results file), <label>.console.log, matrix.json (per kernel: package,
+status, guest facts, figures, failed checks), table.txt and matrix.png.
+
+A boot failure, a timeout or a missing or corrupt results file is reported for its kernel and
+the next kernel boots. Exit status: 0 every kernel ran and passed every check, 1 otherwise,
+2 bad usage. Guests run one at a time under flock /tmp/rtt-machine.lock (--no-lock when the
+caller holds it). Progress on stderr.
+"""
+import argparse
+import datetime
+import json
+import os
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest  # noqa: E402
+import summary  # noqa: E402
+
+DEFAULT_LIST = os.path.join(guest.ROOT, "ci", "kernels.list")
+DEFAULT_CACHE = "/var/cache/rtthrottle-matrix"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="ci/matrix/matrix.py", description=__doc__.split("\n\n")[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Arguments after -- go to `rtthrottle run` in every guest "
+                                       "(default: --suite quick).")
+    p.add_argument("--list", default=DEFAULT_LIST, help="kernel list (default ci/kernels.list)")
+    p.add_argument("--kernels", help="comma-separated labels of the list to run (default: all)")
+    p.add_argument("--cache", default=DEFAULT_CACHE, help=f"package cache (default {DEFAULT_CACHE})")
+    p.add_argument("--out", default=os.path.join(guest.ROOT, "results", "matrix"),
+                   help="results folder; each run gets a <UTC time> folder in it (default results/matrix)")
+    p.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
+                   help="QEMU accelerator (default tcg: software emulation, works everywhere)")
+    p.add_argument("--timeout", type=float, default=900, help="seconds per guest, boot included (default 900)")
+    p.add_argument("--boot-timeout", type=float, default=180,
+                   help="seconds until the guest init must have started (default 180)")
+    p.add_argument("--no-lock", action="store_true", help="do not take /tmp/rtt-machine.lock (the caller holds it)")
+    p.add_argument("--binary", default=os.path.join(guest.ROOT, "build-static", "rtthrottle"),
+                   help="static rtthrottle for the guests (default build-static/rtthrottle: make static)")
+    p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    args.rtt_args = args.rtt_args or ["--suite", "quick"]
+    if "--output" in args.rtt_args:
+        p.error("--output is chosen by the guest init; leave it out")
+    return args
+
+
+def read_list(path, only):
+    kernels = []
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                words = line.split("#", 1)[0].split()
+                if not words:
+                    continue
+                if len(words) != 3:
+                    raise SystemExit(f"matrix: {path}:{n}: want 'label series flavour', got {line.strip()!r}")
+                kernels.append(dict(zip(("label", "series", "flavour"), words)))
+    except OSError as exc:
+        raise SystemExit(f"matrix: {path}: {exc.strerror}")
+    if only:
+        wanted = only.split(",")
+        unknown = [w for w in wanted if w not in {k["label"] for k in kernels}]
+        if unknown:
+            raise SystemExit(f"matrix: --kernels: {', '.join(unknown)} not in {path} "
+                             f"(labels: {', '.join(k['label'] for k in kernels)})")
+        kernels = [k for k in kernels if k["label"] in wanted]
+    return kernels
+
+
+def parse_facts(text):
+    facts = {}
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        facts[key] = value
+    return facts
+
+
+def run_kernel(k, args, run_dir, base):
+    """Fetches, boots and collects one kernel; returns its entry of matrix.json."""
+    entry = {"label": k["label"], "series": k["series"], "flavour": k["flavour"], "accel": args.accel}
+    try:
+        entry["package"] = guest.resolve(k["series"], k["flavour"])
+        vmlinuz, config = guest.fetch(entry["package"], args.cache)
+        entry["vmlinuz"] = os.path.basename(vmlinuz)
+        initrd = guest.kernel_initramfs(os.path.join(run_dir, "work"), base, config, k["label"])
+    except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
+        entry.update(status="fetch-failure", reason=str(exc))
+        return entry
+    guest.log(f"{k['label']}: booting {entry['vmlinuz']} ({args.accel})")
+    console, status, reason, wall = guest.boot(k["label"], vmlinuz, initrd, args.accel, args.timeout,
+                                               args.boot_timeout, os.path.join(run_dir, f"{k['label']}.console.log"),
+                                               lock=not args.no_lock)
+    entry.update(status=status, reason=reason, wall_s=round(wall, 1), guest_exit=console.done)
+    if "facts.txt" in console.files:
+        entry["guest"] = parse_facts(console.files["facts.txt"].decode("utf-8", "replace"))
+    if "dmesg.txt" in console.files:
+        entry["dmesg"] = console.files["dmesg.txt"].decode("utf-8", "replace").splitlines()[-40:]
+    if status == "ok":
+        data = console.files.get("results.json")
+        try:
+            doc = json.loads(data) if data else None
+        except ValueError as exc:
+            doc, entry["reason"] = None, f"results.json is not JSON: {exc}"
+        if doc is None:
+            entry["status"] = "no-results"
+            entry["reason"] = entry["reason"] or "the guest sent no results.json " \
+                f"(rtthrottle exited {console.done}; see {k['label']}.console.log)"
+        else:
+            with open(os.path.join(run_dir, f"{k['label']}.json"), "wb") as f:
+                f.write(data)
+            if not (doc.get("run") or {}).get("complete"):
+                entry["status"] = "incomplete"
+                entry["reason"] = (doc.get("run") or {}).get("stop_reason") or \
+                    f"rtthrottle exited {console.done} before judging (see {k['label']}.console.log)"
+            entry["figures"] = summary.figures(doc)
+            entry["failed_checks"] = summary.failed_checks(doc)
+    return entry
+
+
+def main(argv):
+    args = parse_args(argv)
+    # SIGTERM/SIGHUP unwind like Ctrl-C, so the running guest is killed on the way out.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
+    kernels = read_list(args.list, args.kernels)
+    if not os.access(args.binary, os.X_OK):
+        raise SystemExit(f"matrix: {args.binary}: no static rtthrottle (make static)")
+    run = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    run_dir = os.path.join(args.out, run)
+    os.makedirs(os.path.join(run_dir, "work"))
+    base = guest.base_initramfs(os.path.join(run_dir, "work"), args.binary, args.rtt_args)
+    guest.log(f"{len(kernels)} kernel(s), rtthrottle run {' '.join(args.rtt_args)}; results in {run_dir}")
+    entries = []
+    for i, k in enumerate(kernels, 1):
+        guest.log(f"[{i}/{len(kernels)}] {k['label']} ({k['series']} {k['flavour']})")
+        entry = run_kernel(k, args, run_dir, base)
+        entries.append(entry)
+        failed = len(entry.get("failed_checks") or [])
+        guest.log(f"{k['label']}: {entry['status']}" + (f" ({entry['reason']})" if entry.get("reason") else "")
+                  + (f", {failed} failed check(s)" if entry["status"] == "ok" else "")
+                  + (f", {entry['wall_s']} s" if "wall_s" in entry else ""))
+    doc = {"run": run, "rtthrottle_args": args.rtt_args, "kernels": entries}
+    with open(os.path.join(run_dir, "matrix.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    table = summary.table(entries)
+    print(table)
+    with open(os.path.join(run_dir, "table.txt"), "w") as f:
+        f.write(table + "\n")
+    plot = summary.plot(entries, os.path.join(run_dir, "matrix.png"), run)
+    subprocess.run(["rm", "-rf", os.path.join(run_dir, "work")], check=False)
+    guest.log(f"wrote {run_dir}/matrix.json, table.txt" + (", matrix.png" if plot else ""))
+    ok = all(e["status"] == "ok" and not e.get("failed_checks") for e in entries)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

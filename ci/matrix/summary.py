@@ -1,0 +1,198 @@
+"""The cross-kernel figures of a matrix run: per kernel, from its results file, the regime, what
+a hog and a CFS victim got at `default` and `unlimited`, collateral latency, admin recovery;
+printed as one table and drawn in the style of harness/rtthrottle_plot.py."""
+import importlib.util
+import os
+
+from guest import ROOT
+
+POLICIES = ("default", "unlimited")
+
+
+def load_plot_module():
+    spec = importlib.util.spec_from_file_location("rtthrottle_plot", os.path.join(ROOT, "harness", "rtthrottle_plot.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def worst(values, pick):
+    values = [v for v in values if isinstance(v, (int, float))]
+    return pick(values) if values else None
+
+
+def per_policy(doc, scenario, fn, pick=max):
+    """{policy: the worst (pick: max, or min for a share) of fn(result)} over the measured
+    results of scenario (repetitions included)."""
+    out = {}
+    for r in doc.get("results") or []:
+        if r.get("scenario") == scenario and r.get("verdict") in ("pass", "fail"):
+            name = (r.get("policy") or {}).get("name")
+            out.setdefault(name, []).append(fn(r))
+    return {name: worst(v, pick) for name, v in out.items()}
+
+
+def metric(result, role, key):
+    for t in result.get("tasks") or []:
+        if t.get("role") == role:
+            m = t.get("metrics") or {}
+            value = m.get(key)
+            if key == "share":
+                value = m.get("cpu_share_periods", m.get("cpu_share"))
+            return value.get("max") if isinstance(value, dict) else value
+    return None
+
+
+def figures(doc):
+    """The table's figures of one results file (None where the run did not measure them)."""
+    model = doc.get("kernel_model") or {}
+    observed = model.get("observed") or {}
+    regimes = {}
+    for r in doc.get("results") or []:
+        if r.get("scenario") == "fifo-hog-share":
+            regimes.setdefault((r.get("policy") or {}).get("name"), r.get("regime"))
+    hog = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "hog", "share"))
+    victim = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "victim", "share"), pick=min)
+    starve = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "victim", "starvation_max_us"))
+    collateral = per_policy(doc, "rt-probe-collateral", lambda r: metric(r, "probe", "latency_us"))
+    admin = per_policy(doc, "admin-recovery", lambda r: metric(r, "admin", "recovery_ms"))
+    checks = [c for r in doc.get("results") or [] for c in r.get("checks") or []]
+    out = {
+        "release": ((doc.get("system") or {}).get("kernel") or {}).get("release"),
+        "predicted": (model.get("predicted") or {}).get("basis"),
+        "agrees": model.get("agrees"),
+        "hog_alone_share": observed.get("hog_alone_share"),
+        "probe_victim_share_unlimited": observed.get("victim_share_unlimited"),
+        "checks_passed": sum(c.get("verdict") == "pass" for c in checks),
+        "checks_failed": sum(c.get("verdict") == "fail" for c in checks),
+    }
+    for p in POLICIES:
+        out[p] = {
+            "regime": regimes.get(p),
+            "hog_share": hog.get(p),
+            "victim_share": victim.get(p),
+            "victim_starvation_max_ms": starve[p] / 1000 if starve.get(p) is not None else None,
+            "collateral_latency_max_us": collateral.get(p),
+            "admin_recovery_ms": admin.get(p),
+        }
+    return out
+
+
+def failed_checks(doc):
+    """'scenario.policy: task.metric measured M, expected kind E +- T' for every failed check."""
+    out = []
+    for r in doc.get("results") or []:
+        case = f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
+        if r.get("verdict") == "error":
+            out.append(f"{case}: error: {r.get('error')}")
+        for c in r.get("checks") or []:
+            if c.get("verdict") == "fail":
+                out.append(f"{case}: {c.get('task')}.{c.get('metric')} measured {c.get('measured'):.4g}, "
+                           f"expected {c.get('kind')} {c.get('expected'):.4g} +- {c.get('tolerance'):.4g} "
+                           f"{c.get('unit')}")
+    return out
+
+
+def fmt(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+COLUMNS = (  # heading, width, how to get it from (entry, figures)
+    ("kernel", 8, lambda e, f: e["label"]),
+    ("release", 24, lambda e, f: f.get("release") or (e.get("guest") or {}).get("release") or "-"),
+    ("status", 12, lambda e, f: e["status"]),
+    ("fair srv", 9, lambda e, f: fair_server(e)),
+    ("hog alone", 9, lambda e, f: fmt(f.get("hog_alone_share"), ".4f")),
+)
+PER_POLICY = (
+    ("regime", 18, lambda f: f.get("regime") or "-"),
+    ("hog", 6, lambda f: fmt(f.get("hog_share"), ".4f")),
+    ("victim", 6, lambda f: fmt(f.get("victim_share"), ".4f")),
+    ("starve ms", 9, lambda f: fmt(f.get("victim_starvation_max_ms"), ".1f")),
+    ("coll. us", 8, lambda f: fmt(f.get("collateral_latency_max_us"), ".0f")),
+    ("admin ms", 8, lambda f: fmt(f.get("admin_recovery_ms"), ".1f")),
+)
+
+
+def fair_server(entry):
+    g = entry.get("guest") or {}
+    runtime, period = g.get("fair_server_cpu1_runtime_ns"), g.get("fair_server_cpu1_period_ns")
+    if not runtime or not period:
+        return "none"
+    return f"{int(runtime) // 1000000}/{int(period) // 1000000}ms"
+
+
+def table(entries):
+    """The cross-kernel table: one line per kernel and policy, failures listed below."""
+    head = [h.ljust(w) for h, w, _ in COLUMNS] + ["policy".ljust(9)] + [h.rjust(w) for h, w, _ in PER_POLICY]
+    lines = ["  ".join(head).rstrip(), "-" * len("  ".join(head))]
+    for e in entries:
+        f = e.get("figures") or {}
+        for i, p in enumerate(POLICIES):
+            left = [str(get(e, f)).ljust(w) if i == 0 else " " * w for _, w, get in COLUMNS]
+            right = [str(get(f.get(p) or {})).rjust(w) if get else "" for _, w, get in PER_POLICY]
+            right[0] = right[0].ljust(PER_POLICY[0][1])
+            lines.append("  ".join(left + [p.ljust(9)] + right).rstrip())
+    lines.append("hog alone: a lone FIFO hog at 950000/1000000 (regime probe); hog, victim: CPU share of a FIFO "
+                 "hog and a CFS task on one CPU; starve: the victim's longest wait; coll.: wake-up latency of an "
+                 "RT probe above the hog; admin: kill -9 of a runaway hog from its CPU.")
+    for e in entries:
+        f = e.get("figures") or {}
+        if e["status"] != "ok":
+            lines.append(f"{e['label']}: {e['status']}: {e.get('reason')}")
+        elif f:
+            lines.append(f"{e['label']}: {f['checks_passed']} checks passed, {f['checks_failed']} failed"
+                         + ("" if f.get("agrees") in (True, None) else "; the regime probe disagrees with the model"))
+        for c in e.get("failed_checks") or []:
+            lines.append(f"  FAIL {e['label']} {c}")
+    return "\n".join(lines)
+
+
+def bar_label(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.0f}" if value >= 100 else f"{value:.2g}"
+
+
+def plot(entries, path, run):
+    """Four panels, kernels on the x axis, one bar per policy; None when nothing was measured."""
+    measured = [e for e in entries if e.get("figures")]
+    if not measured:
+        return None
+    rp = load_plot_module()
+    plt = rp.plt
+    panels = (("victim_share", "CFS victim's CPU share", "share of one CPU"),
+              ("victim_starvation_max_ms", "CFS victim's longest wait", "ms"),
+              ("collateral_latency_max_us", "RT probe above the hog: worst wake-up latency", "us"),
+              ("admin_recovery_ms", "admin kill -9 of a runaway hog: recovery", "ms"))
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    width = 0.8 / len(POLICIES)
+    for ax, (key, title, unit) in zip(axes.flat, panels):
+        for i, p in enumerate(POLICIES):
+            for x, e in enumerate(measured):
+                f = e["figures"][p]
+                value = f.get(key)
+                where = x + (i - (len(POLICIES) - 1) / 2) * width
+                if value is not None:
+                    colour = rp.REGIME_COLOURS.get(f.get("regime"), "0.5")
+                    ax.bar(where, value, width * 0.9, color=colour, hatch="//" if p == "unlimited" else None,
+                           edgecolor="white")
+                # The figure on every bar: a zero bar is invisible, a missing one is not zero.
+                ax.annotate(bar_label(value), (where, value or 0), ha="center", va="bottom", fontsize=7,
+                            xytext=(0, 2), textcoords="offset points")
+        ax.set_xticks(range(len(measured)), [e["label"] for e in measured])
+        ax.set_title(title, fontsize=11)
+        ax.set_ylabel(unit)
+        ax.grid(alpha=0.3, axis="y")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in rp.REGIME_COLOURS.values()]
+    handles += [plt.Rectangle((0, 0), 1, 1, facecolor="0.6"),
+                plt.Rectangle((0, 0), 1, 1, facecolor="0.6", hatch="//", edgecolor="white")]
+    labels = list(rp.REGIME_COLOURS) + ["default (950000/1000000)", "unlimited (-1)"]
+    fig.legend(handles, labels, loc="upper right", fontsize=8, ncol=3)
+    fig.suptitle("rtthrottle across kernels: colour = regime, hatched = runtime -1", x=0.3)
+    fig.text(0.995, 0.005, f"matrix run {run} · " + ", ".join(f"{e['label']}: {e['figures'].get('release')}"
+                                                             for e in measured), ha="right", fontsize=8, color="0.3")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.93))
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -1,0 +1,164 @@
+"""The kernel matrix on one kernel that is not the host's: Debian's 6.1 (the smallest package),
+booted under QEMU (TCG) by ci/matrix/matrix.py with fifo-hog-share at default and unlimited.
+
+On 6.1 runtime -1 lifts every limit (no fair server before 6.12): the CFS victim beside a FIFO
+hog gets nothing for the whole window. At the default 950000/1000000 RT throttling hands CFS
+the last 50 ms of every 1 s period. The guest's clock follows the host's, so the wall-clock
+figures (slot lengths, waits) are judged within a tick plus the guest's own noise; the
+victim's CPU time inside its slots is cut further by the emulation (interrupts cost far more
+under TCG than the idle noise floor shows), so the share is judged loosely, the slot tightly.
+Needs qemu-system-x86_64, busybox-static, cpio, apt-get (downloads ~70 MB once into
+/var/cache/rtthrottle-matrix); about a minute, most of it booting under emulation.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import rtt
+
+KERNEL = "6.1"
+_run = {}
+
+
+def _matrix():
+    if "entry" in _run:
+        return _run["entry"], _run["doc"]
+    if os.geteuid() != 0:
+        raise rtt.Skip("needs root (apt-get download, /var/cache, mknod for /dev/console)")
+    for tool in ("qemu-system-x86_64", "cpio", "apt-get", "apt-cache"):
+        if not shutil.which(tool):
+            raise rtt.Skip(f"{tool} not installed (ci/install-deps.sh)")
+    if not os.access("/bin/busybox", os.X_OK):
+        raise rtt.Skip("busybox-static not installed (ci/install-deps.sh)")
+    build = subprocess.run(["make", "--no-print-directory", "static"], cwd=rtt.ROOT, capture_output=True, text=True)
+    assert build.returncode == 0, f"make static failed:\n{build.stderr[-2000:]}"
+    out = tempfile.mkdtemp(prefix="rtt-matrix-")
+    # The test runner holds the machine lock already: --no-lock. A 6.1 guest needs ~25 s.
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(rtt.ROOT, "ci", "matrix", "matrix.py"),
+                           "--kernels", KERNEL, "--out", out, "--no-lock", "--timeout", "240",
+                           "--", "--scenario", "fifo-hog-share", "--policy", "default,unlimited"],
+                          capture_output=True, text=True, timeout=420, stdin=subprocess.DEVNULL)
+    runs = glob.glob(os.path.join(out, "*", "matrix.json"))
+    assert runs, f"matrix wrote no matrix.json (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    with open(runs[0]) as f:
+        entry = json.load(f)["kernels"][0]
+    assert entry["status"] == "ok", f"{KERNEL}: {entry['status']}: {entry.get('reason')}\n{proc.stderr[-2000:]}"
+    doc = rtt.load(os.path.join(os.path.dirname(runs[0]), f"{KERNEL}.json"))
+    _run.update(entry=entry, doc=doc, proc=proc)
+    return entry, doc
+
+
+def _slack_us(doc):
+    """A tick plus the guest's longest noise gap: how far a wall-clock edge may move."""
+    tick_us = doc["kernel_model"]["predicted"]["tick_us"]
+    return tick_us + doc["noise_floor"]["gap_max_us"]
+
+
+def test_guest_is_the_kernel_asked_for():
+    entry, doc = _matrix()
+    kernel = doc["system"]["kernel"]
+    assert (kernel["major"], kernel["minor"]) == (6, 1), f"booted {kernel['release']}"
+    assert entry["package"].startswith("linux-image-6.1."), entry["package"]
+    assert doc["run"]["complete"] and doc["knobs_restored"], doc["run"]
+    # The model came from the package's config: no fair server, RT throttling, HZ 250.
+    predicted = doc["kernel_model"]["predicted"]
+    assert not predicted["fair_server"] and predicted["rt_bandwidth"], predicted["basis"]
+    assert kernel["hz"] == 250 and kernel["rt_group_sched"] is False, kernel
+    assert doc["kernel_model"]["agrees"], doc["kernel_model"]["observed"]["evidence"]
+    assert entry["guest"]["debugfs"] == "yes" and entry["guest"]["cgroup_cpu_v1"] == "yes", entry["guest"]
+
+
+def test_unlimited_starves_cfs_on_6_1():
+    _, doc = _matrix()
+    res = rtt.result(doc, "fifo-hog-share", "unlimited")
+    assert res["regime"] == "no-limit", res["regime"]
+    victim = rtt.metrics(res, "victim")
+    window_us = res["window_s"] * 1e6
+    # Nothing preempts the hog: the victim waits the whole window and gets less than a tick.
+    one_tick = doc["kernel_model"]["predicted"]["tick_us"] / window_us
+    assert victim["cpu_share"] <= one_tick, f"victim got {victim['cpu_share']:.4f} at -1, at most {one_tick:.4f}"
+    assert victim["starvation_max_us"] >= window_us - _slack_us(doc), \
+        f"victim waited {victim['starvation_max_us']:.0f} us of a {window_us:.0f} us window"
+    assert rtt.metrics(res, "hog")["throttle_events"] == 0
+    assert res["verdict"] == "pass", [c for c in res["checks"] if c["verdict"] != "pass"]
+
+
+def test_default_gives_cfs_five_percent_on_6_1():
+    _, doc = _matrix()
+    res = rtt.result(doc, "fifo-hog-share", "default")
+    assert res["regime"] == "classic-throttling", res["regime"]
+    period_us, runtime_us = res["policy"]["period_us"], res["policy"]["runtime_us"]
+    slack = _slack_us(doc)
+    victim, hog = rtt.metrics(res, "victim"), rtt.metrics(res, "hog")
+    # The kernel's decision, in wall-clock time: CFS waits the runtime, then has the CPU for
+    # period - runtime (50 ms of every second: 5%).
+    assert abs(victim["starvation_median_us"] - runtime_us) <= slack, \
+        f"victim waited {victim['starvation_median_us']:.0f} us a period, expected {runtime_us} +- {slack:.0f}"
+    assert abs(hog["throttle_gap_median_us"] - (period_us - runtime_us)) <= slack, \
+        f"CFS slot {hog['throttle_gap_median_us']:.0f} us, expected {period_us - runtime_us} +- {slack:.0f}"
+    assert abs(hog["throttle_interval_us"] - period_us) <= slack, hog["throttle_interval_us"]
+    # Its CPU time: at most the slot's 5% (plus a tick at each edge), and most of it: under
+    # emulation the victim loses part of the slot to the guest's own interrupt work.
+    slot_share = (period_us - runtime_us) / period_us
+    edges = 2 * doc["kernel_model"]["predicted"]["tick_us"] / period_us
+    share = victim["cpu_share_periods"]
+    assert slot_share / 2 <= share <= slot_share + edges, \
+        f"victim got {share:.4f} of the CPU, expected ~{slot_share:.2f} (between {slot_share / 2:.3f} and " \
+        f"{slot_share + edges:.3f})"
+    assert res["verdict"] == "pass", [c for c in res["checks"] if c["verdict"] != "pass"]
+
+
+# --- the host side's failure paths, without QEMU: a stand-in process plays the guest ---------
+
+def _guest_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("guest", os.path.join(rtt.ROOT, "ci", "matrix", "guest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _play(guest, script, timeout_s, boot_timeout_s):
+    """Runs script as the 'guest' through the matrix's console reader; returns (console, status, reason)."""
+    import io
+    import time
+    console = guest.Console(io.StringIO(), "fake", lambda line: False)
+    proc = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    start = time.monotonic()
+    try:
+        status, reason = guest.watch(proc, console, start, timeout_s, boot_timeout_s)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert time.monotonic() - start < max(timeout_s, boot_timeout_s) + 5, "the reader waited past its deadline"
+    return console, status, reason
+
+
+def test_console_framing_and_checksum():
+    guest = _guest_module()
+    good = b'{"ok": 1}\n'
+    import base64
+    import hashlib
+    body = base64.b64encode(good).decode()
+    digest = hashlib.sha256(good).hexdigest()
+    script = (f"echo 'matrix-guest: up'; echo 'RTT-MATRIX-BEGIN a.json {len(good)} {digest}'; echo '{body}';"
+              f"echo 'RTT-MATRIX-END a.json'; echo 'RTT-MATRIX-BEGIN b.json {len(good)} {digest}';"
+              f"echo '{body[:-4]}AAAA'; echo 'RTT-MATRIX-END b.json'; echo 'RTT-MATRIX-DONE 0'")
+    console, status, _ = _play(guest, script, 20, 20)
+    assert status is None and console.done == 0, (status, console.done)
+    assert console.files.get("a.json") == good, console.files
+    assert "b.json" not in console.files and console.bad and "b.json" in console.bad[0], console.bad
+
+
+def test_console_deadlines_never_hang():
+    guest = _guest_module()
+    # The init never starts: a boot failure after the boot deadline.
+    _, status, reason = _play(guest, "echo 'SeaBIOS'; sleep 60", 30, 2)
+    assert status == "boot-failure" and "did not start" in reason, (status, reason)
+    # The init starts, then nothing ends: a timeout after the overall deadline.
+    _, status, reason = _play(guest, "echo 'matrix-guest: up'; sleep 60", 3, 2)
+    assert status == "timeout" and "end marker" in reason, (status, reason)
