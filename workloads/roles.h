@@ -11,5 +11,7 @@ void role_calibrate(struct window_shm *shm, struct task_record *rec);
 void role_admin(struct window_shm *shm, struct task_record *rec);
 void role_burst_hog(struct window_shm *shm, struct task_record *rec);
 void role_kernel_work(struct window_shm *shm, struct task_record *rec);
+void role_cyclictest(struct window_shm *shm, struct task_record *rec);
+void role_load(struct window_shm *shm, struct task_record *rec);
 
 #endif
