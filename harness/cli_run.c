@@ -1,5 +1,6 @@
 /* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
 #include "commands.h"
+#include "load.h"
 #include "run.h"
 #include "results.h"
 #include "sysinfo.h"
@@ -36,6 +37,10 @@ static void usage(FILE *out)
 		"  --repeat N            repetitions of each scenario x policy (default 1)\n"
 		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
 		"  --probe-seconds S     each of the two regime-probe windows (default 2; 0 skips the probe)\n"
+		"  --load NAME           background load in every window, on the CPUs other than the\n"
+		"                        measured one, at SCHED_OTHER: hackbench (rt-tests, run again\n"
+		"                        and again), stress-ng (--cpu, one worker a CPU) or none (also\n"
+		"                        turns off a scenario's own \"load\"); recorded as task \"load\"\n"
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
 		"  --quiet               no progress on stderr\n"
 		EXPORT_OPTION_HELP
@@ -47,6 +52,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
+	OPT_LOAD,
 };
 
 static const struct option long_options[] = {
@@ -63,6 +69,7 @@ static const struct option long_options[] = {
 	{ "noise-seconds", required_argument, NULL, OPT_NOISE },
 	{ "probe-seconds", required_argument, NULL, OPT_PROBE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
 	EXPORT_LONG_OPTIONS,
@@ -212,7 +219,7 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick" };
+	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick", .load_tool = -1 };
 	struct raw_args raw = { 0 };
 	int64_t repeat;
 	int c, err;
@@ -235,6 +242,10 @@ int cmd_run(int argc, char **argv)
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
 		case OPT_OUTPUT: raw.output = optarg; break;
 		case OPT_QUIET: opt.quiet = true; break;
+		case OPT_LOAD:
+			if ((opt.load_tool = load_tool_find(optarg)) < 0)
+				return bad("--load: unknown load '%s' (%s)", optarg, load_tool_names());
+			break;
 		case OPT_DURATION:
 			if (!parse_double(optarg, 0.1, 3600, &opt.duration_s))
 				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);
@@ -279,7 +290,8 @@ int cmd_run(int argc, char **argv)
 	if (!strcmp(opt.suite, "debate") && !raw.scenarios && !raw.policies && (err = add_policies(&opt, "default,unlimited,ten-second-window,full")))
 		return err;
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
-	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = choose_output(&opt, &raw)))
+	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = load_check_tools(&opt)) ||
+	    (err = choose_output(&opt, &raw)))
 		return err;
 	{
 		int64_t period;

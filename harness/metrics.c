@@ -6,7 +6,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cyclictest.h"
 #include "latency.h"
+#include "load.h"
 
 static int compare_double(const void *a, const void *b)
 {
@@ -288,6 +290,12 @@ json_object *metrics_to_json(const struct task_record *rec, const struct task_me
 		break;
 	case ROLE_ADMIN:
 		admin_json(obj, rec);
+		break;
+	case ROLE_CYCLICTEST:
+		cyclictest_metrics_json(obj, rec);
+		break;
+	case ROLE_LOAD:
+		load_metrics_json(obj, rec);
 		break;
 	default:
 		spinner_json(obj, rec, m);

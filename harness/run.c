@@ -1,7 +1,9 @@
 #include "run.h"
 #include "cgroups.h"
+#include "cyclictest.h"
 #include "guardian.h"
 #include "roles.h"
+#include "load.h"
 #include "metrics.h"
 #include "report.h"
 #include "results.h"
@@ -237,7 +239,7 @@ static const char *scenario_unsupported(const struct run_ctx *ctx, const struct 
 	for (int t = 0; t < s->task_count; t++)
 		if (s->tasks[t].cpu == CPU_OTHER && ctx->other_cpu < 0)
 			return "needs a second online CPU";
-	return NULL;
+	return cyclictest_unsupported(s);
 }
 
 static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
@@ -481,6 +483,7 @@ int run_execute(const struct run_options *opt)
 	snprintf(run_id, sizeof(run_id), "%s-%s", stamp, host);
 	ctx.root = results_new(run_id, opt->cmdline);
 	json_object_object_get_ex(ctx.root, "results", &ctx.results);
+	load_note_run(ctx.root, opt);
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	json_object_object_add(ctx.root, "system", sysinfo_collect());

@@ -29,6 +29,7 @@ struct run_options {
 	const char *suite;
 	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
 	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */
+	int load_tool;		/* --load: enum load_tool for every scenario; -1: each scenario's own */
 };
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */

@@ -1,8 +1,10 @@
 #include "run_case.h"
 #include "cgroups.h"
 #include "cpu_stat.h"
+#include "cyclictest.h"
 #include "guardian.h"
 #include "judge.h"
+#include "load.h"
 #include "metrics.h"
 #include "report.h"
 #include "signals.h"
@@ -27,6 +29,7 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 		.gap_threshold_ns = GAP_THRESHOLD_NS,
 		.long_gap_ns = LONG_GAP_NS,
 		.lifetime_cap_s = (uint64_t)window_s + 10,
+		.avoid_cpu = -1,
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
@@ -155,10 +158,8 @@ static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
  * scenario's own tasks (so checks, which name the scenario's tasks, judge the measured CPU's).
  * Returns the number of tasks in all.
  */
-static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out)
+static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out, int count)
 {
-	int count = s->task_count;
-
 	for (int i = 0; i < s->task_count; i++) {
 		if (s->tasks[i].cpu != CPU_EACH_BUT_0)
 			continue;
@@ -215,6 +216,9 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 					    ? scenario_task_index(s, json_object_get_string(target))
 					    : 0;
 			break;
+		case ROLE_CYCLICTEST:
+			cyclictest_configure(t, c);
+			break;
 		case ROLE_BURST_HOG:
 			c->burst_ns = (uint64_t)(scenario_param(t, "burst_ms", 2000) * 1e6);
 			c->burst_every_ns = (uint64_t)(scenario_param(t, "every_ms", 4000) * 1e6);
@@ -227,7 +231,7 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 	for (int i = 0; i < s->task_count; i++)
 		if (out[i].role == ROLE_ADMIN)
 			out[out[i].target].may_be_killed = 1;
-	return add_copies(ctx, s, out);
+	return add_copies(ctx, s, out, load_add_task(ctx, s, window_s, out, s->task_count));
 }
 
 static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)

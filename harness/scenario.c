@@ -1,6 +1,7 @@
 #include "scenario.h"
 #include "judge.h"
 #include "kernel_model.h"
+#include "load.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -21,7 +22,8 @@ static const char *const suites[] = { "quick", "full", "debate" };
 static const char *const role_names[ROLE_COUNT] = {
 	[ROLE_HOG] = "hog", [ROLE_VICTIM] = "victim", [ROLE_NOISE] = "noise", [ROLE_PROBE] = "probe",
 	[ROLE_PERIODIC] = "periodic", [ROLE_ADMIN] = "admin", [ROLE_BURST_HOG] = "burst-hog",
-	[ROLE_KERNEL_WORK] = "kernel-work", [ROLE_CALIBRATE] = "calibrate",
+	[ROLE_KERNEL_WORK] = "kernel-work", [ROLE_CALIBRATE] = "calibrate", [ROLE_CYCLICTEST] = "cyclictest",
+	[ROLE_LOAD] = "load",
 };
 
 /* Which parameters each role takes: anything else in "params" is a typo worth an error. */
@@ -33,6 +35,7 @@ static const char *const role_params[ROLE_COUNT] = {
 	[ROLE_ADMIN] = "act_at_ms,target",
 	[ROLE_BURST_HOG] = "burst_ms,every_ms",
 	[ROLE_KERNEL_WORK] = "interval_us",
+	[ROLE_CYCLICTEST] = "interval_us,histogram_us",
 };
 
 const char *role_name(enum task_role role)
@@ -198,6 +201,19 @@ static bool load_params(struct loader *ld, json_object *task, struct scenario_ta
 	return true;
 }
 
+/* A task's "cpu" by name, or -1. */
+static enum cpu_placement placement_find(const char *name)
+{
+	static const char *const names[] = {
+		[CPU_MEASURED] = "measured", [CPU_OTHER] = "other", [CPU_ANY] = "any", [CPU_EACH_BUT_0] = "each-but-0",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return (enum cpu_placement)i;
+	return (enum cpu_placement)-1;
+}
+
 static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, struct scenario_task *t)
 {
 	char role[24] = "", cls[16] = "other", cpu[16] = "measured";
@@ -216,10 +232,10 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 		return false;
 	t->role = ROLE_COUNT;
 	for (int r = 0; r < ROLE_COUNT; r++)
-		if (!strcmp(role, role_names[r]) && r != ROLE_NOISE && r != ROLE_CALIBRATE)
+		if (!strcmp(role, role_names[r]) && r != ROLE_NOISE && r != ROLE_CALIBRATE && r != ROLE_LOAD)
 			t->role = r;
 	if (t->role == ROLE_COUNT)
-		return bad(ld, "unknown role \"%s\" (hog, victim, probe, periodic, admin, burst-hog, kernel-work)", role);
+		return bad(ld, "unknown role \"%s\" (hog, victim, probe, periodic, admin, burst-hog, kernel-work, cyclictest)", role);
 	if (!strcmp(cls, "fifo"))
 		t->sched_policy = SCHED_FIFO;
 	else if (!strcmp(cls, "rr"))
@@ -242,16 +258,11 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 		return false;
 	}
 	t->priority = (int)priority;
-	if (!strcmp(cpu, "measured"))
-		t->cpu = CPU_MEASURED;
-	else if (!strcmp(cpu, "other"))
-		t->cpu = CPU_OTHER;
-	else if (!strcmp(cpu, "any"))
-		t->cpu = CPU_ANY;
-	else if (!strcmp(cpu, "each-but-0"))
-		t->cpu = CPU_EACH_BUT_0;
-	else
+	t->cpu = placement_find(cpu);
+	if ((int)t->cpu < 0)
 		return bad(ld, "cpu must be \"measured\", \"other\", \"any\" or \"each-but-0\", not \"%s\"", cpu);
+	if (t->role == ROLE_CYCLICTEST && (t->sched_policy == SCHED_DEADLINE || t->cpu == CPU_ANY || t->cpu == CPU_EACH_BUT_0))
+		return bad(ld, "cyclictest runs in class fifo, rr or other on one CPU (cpu measured or other)");
 	if (t->cgroup[0]) {
 		bool known = false;
 
@@ -409,6 +420,26 @@ static bool load_suites(struct loader *ld, json_object *arr, struct scenario *s)
 	return true;
 }
 
+/* "load": {"tool": NAME, "cpu": "other" | "measured" | "any"}, a background load for every window. */
+static bool load_background(struct loader *ld, json_object *obj, struct scenario *s)
+{
+	char tool[16] = "", cpu[16] = "other";
+
+	at(ld, "load");
+	if (!json_object_is_type(obj, json_type_object))
+		return bad(ld, "\"load\" must be an object {tool, cpu}");
+	if (!only_keys(ld, obj, "tool,cpu") || !get_string(ld, obj, "tool", true, tool, sizeof(tool)) ||
+	    !get_string(ld, obj, "cpu", false, cpu, sizeof(cpu)))
+		return false;
+	s->load_tool = load_tool_find(tool);
+	if (s->load_tool < 0)
+		return bad(ld, "unknown load tool \"%s\" (%s)", tool, load_tool_names());
+	s->load_cpu = placement_find(cpu);
+	if ((int)s->load_cpu < 0 || s->load_cpu == CPU_EACH_BUT_0)
+		return bad(ld, "cpu must be \"other\", \"measured\" or \"any\", not \"%s\"", cpu);
+	return true;
+}
+
 /* The parts in dependency order: cgroups before tasks, tasks before checks and sweep. */
 static bool load_object(struct loader *ld, json_object *root, struct scenario *s)
 {
@@ -416,7 +447,7 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 
 	if (!json_object_is_type(root, json_type_object))
 		return bad(ld, "the file must hold one JSON object");
-	if (!only_keys(ld, root, "name,summary,suites,policies,window,cgroups,tasks,checks,sweep"))
+	if (!only_keys(ld, root, "name,summary,suites,policies,window,cgroups,tasks,checks,sweep,load"))
 		return false;
 	if (!get_string(ld, root, "name", true, s->name, sizeof(s->name)) ||
 	    !get_string(ld, root, "summary", true, s->summary, sizeof(s->summary)))
@@ -484,6 +515,8 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 				return false;
 		}
 	}
+	if (json_object_object_get_ex(root, "load", &v) && !load_background(ld, v, s))
+		return false;
 	if (json_object_object_get_ex(root, "sweep", &v)) {
 		if (!json_object_is_type(v, json_type_object))
 			return bad(ld, "\"sweep\" must be an object {task, param, values}");

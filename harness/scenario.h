@@ -83,6 +83,8 @@ struct scenario {
 	char sweep_task[24], sweep_param[32];	/* one window per value, or none */
 	double sweep_values[SCENARIO_SWEEP_MAX];
 	int sweep_count;
+	int load_tool;			/* "load": enum load_tool, LOAD_NONE without one */
+	enum cpu_placement load_cpu;	/* where it runs: other (default), measured or any */
 };
 
 /* Loads one file; false after printing "FILE: FIELD: reason" to stderr. */

@@ -180,3 +180,21 @@ int make_dirs(const char *path, unsigned mode)
 		return errno;
 	return 0;
 }
+
+bool program_on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char dir[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	for (const char *p = path && *path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(dir, sizeof(dir), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+		if (access(dir, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}

@@ -34,5 +34,7 @@ int write_text_file(const char *path, const char *text);
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* mkdir -p */
 int make_dirs(const char *path, unsigned mode);
+/* An executable `name` in a folder of $PATH (as execvp would find it). */
+bool program_on_path(const char *name);
 
 #endif

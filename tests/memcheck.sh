@@ -76,6 +76,7 @@ run_bad "--duration -3" --duration -3 "${out[@]}"
 run_bad "--duration nan" --duration nan "${out[@]}"
 run_bad "--probe-seconds 0.5" --probe-seconds 0.5 "${out[@]}"
 run_bad "--repeat 0" --repeat 0 "${out[@]}"
+run_bad "--load unknown" --load sysbench "${out[@]}"
 run_bad "--output missing folder" --output /nonexistent-folder/r.json
 run_bad "--output /proc" --output /proc/r.json
 run_bad "--output too long" --output "/tmp/$(printf 'x%.0s' {1..5000})"

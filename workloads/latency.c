@@ -1,8 +1,20 @@
 #include "latency.h"
 
+void latency_add_bucket(struct latency_stats *s, uint64_t us, uint64_t n)
+{
+	int b = 0;
+
+	if (us < LATENCY_LINEAR_US) {
+		s->linear[us] += n;
+		return;
+	}
+	for (uint64_t v = us / LATENCY_LINEAR_US; v >= 2 && b < LATENCY_LOG_BUCKETS - 1; v >>= 1)
+		b++;
+	s->log[b] += n;
+}
+
 void latency_record(struct latency_stats *s, uint64_t at_ns, uint64_t latency_ns)
 {
-	uint64_t us = latency_ns / 1000;
 	int i = LONGEST_GAPS - 1;
 
 	if (!s->count || latency_ns < s->min_ns)
@@ -11,15 +23,7 @@ void latency_record(struct latency_stats *s, uint64_t at_ns, uint64_t latency_ns
 		s->max_ns = latency_ns;
 	s->count++;
 	s->sum_ns += latency_ns;
-	if (us < LATENCY_LINEAR_US) {
-		s->linear[us]++;
-	} else {
-		int b = 0;
-
-		for (uint64_t v = us / LATENCY_LINEAR_US; v >= 2 && b < LATENCY_LOG_BUCKETS - 1; v >>= 1)
-			b++;
-		s->log[b]++;
-	}
+	latency_add_bucket(s, latency_ns / 1000, 1);
 	if (latency_ns <= s->worst[i].len_ns)
 		return;
 	while (i > 0 && s->worst[i - 1].len_ns < latency_ns) {

@@ -16,5 +16,7 @@ uint64_t calibration_loops(double sample_us, double loop_ns);
 void role_admin(struct window_shm *shm, struct task_record *rec);
 void role_burst_hog(struct window_shm *shm, struct task_record *rec);
 void role_kernel_work(struct window_shm *shm, struct task_record *rec);
+void role_cyclictest(struct window_shm *shm, struct task_record *rec);
+void role_load(struct window_shm *shm, struct task_record *rec);
 
 #endif

@@ -30,7 +30,7 @@ struct sched_attr_v1 {
 
 static struct task_record *current;
 
-static void __attribute__((noreturn, format(printf, 2, 3))) fail(struct task_record *rec, const char *fmt, ...)
+void task_fail(struct task_record *rec, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,7 +62,7 @@ static void bound_lifetime(struct task_record *rec)
 	};
 
 	if (c->sched_policy != SCHED_OTHER && setrlimit(RLIMIT_RTTIME, &rttime))
-		fail(rec, "setrlimit(RLIMIT_RTTIME): %s", strerror(errno));
+		task_fail(rec, "setrlimit(RLIMIT_RTTIME): %s", strerror(errno));
 	if (c->rttime_soft_us) {
 		struct sigaction sa = { .sa_handler = on_sigxcpu };
 
@@ -83,7 +83,7 @@ static void join_cgroup(struct task_record *rec)
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
-		fail(rec, "joining cgroup %s: %s", path, strerror(errno));
+		task_fail(rec, "joining cgroup %s: %s", path, strerror(errno));
 	close(fd);
 }
 
@@ -99,7 +99,7 @@ static void set_deadline(struct task_record *rec)
 	};
 
 	if (syscall(SYS_sched_setattr, 0, &attr, 0))
-		fail(rec, "sched_setattr(SCHED_DEADLINE %llu/%llu ns): %s%s",
+		task_fail(rec, "sched_setattr(SCHED_DEADLINE %llu/%llu ns): %s%s",
 		     (unsigned long long)c->dl_runtime_ns, (unsigned long long)c->dl_period_ns, strerror(errno),
 		     errno == EBUSY ? " (deadline bandwidth full)" : "");
 }
@@ -115,17 +115,18 @@ static void place_and_schedule(struct task_record *rec)
 	 * SCHED_DEADLINE refuses an affinity narrower than its root domain: it is never pinned.
 	 */
 	CPU_ZERO(&set);
-	if (c->cpu >= 0 && c->sched_policy != SCHED_DEADLINE)
+	if (c->cpu >= 0 && c->sched_policy != SCHED_DEADLINE && c->avoid_cpu < 0)
 		CPU_SET(c->cpu, &set);
 	else
 		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			CPU_SET(cpu, &set);
+			if (cpu != c->avoid_cpu)
+				CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		fail(rec, "pinning to CPU %d: %s", c->cpu, strerror(errno));
+		task_fail(rec, "pinning to CPU %d: %s", c->cpu, strerror(errno));
 	join_cgroup(rec);
 	if (c->sched_policy == SCHED_OTHER) {
 		if (setpriority(PRIO_PROCESS, 0, c->priority))
-			fail(rec, "setpriority(nice %d): %s", c->priority, strerror(errno));
+			task_fail(rec, "setpriority(nice %d): %s", c->priority, strerror(errno));
 		return;
 	}
 	if (c->sched_policy == SCHED_DEADLINE) {
@@ -134,7 +135,7 @@ static void place_and_schedule(struct task_record *rec)
 	}
 	param.sched_priority = c->priority;
 	if (sched_setscheduler(0, c->sched_policy, &param))
-		fail(rec, "sched_setscheduler(policy %d, priority %d): %s%s", c->sched_policy,
+		task_fail(rec, "sched_setscheduler(policy %d, priority %d): %s%s", c->sched_policy,
 		     c->priority, strerror(errno),
 		     errno == EPERM ? " (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
 }
@@ -151,6 +152,8 @@ static void run_role(struct window_shm *shm, struct task_record *rec)
 		[ROLE_BURST_HOG] = role_burst_hog,
 		[ROLE_KERNEL_WORK] = role_kernel_work,
 		[ROLE_CALIBRATE] = role_calibrate,
+		[ROLE_CYCLICTEST] = role_cyclictest,
+		[ROLE_LOAD] = role_load,
 	};
 
 	bodies[rec->config.role](shm, rec);
@@ -174,7 +177,7 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	bound_lifetime(rec);
 	place_and_schedule(rec);
 	if (rec->config.sched_policy != SCHED_OTHER && mlockall(MCL_CURRENT | MCL_FUTURE))
-		fail(rec, "mlockall: %s", strerror(errno));
+		task_fail(rec, "mlockall: %s", strerror(errno));
 	atomic_store(&rec->state, TASK_READY);
 	/* Start barrier: sleeping polls, so a waiting RT task takes nothing from the CPU. */
 	while (!atomic_load(&shm->go)) {

@@ -6,5 +6,7 @@
 
 /* Never returns: _exit(0) after measuring, _exit(1) after a setup failure (recorded in rec). */
 void task_main(struct window_shm *shm, struct task_record *rec) __attribute__((noreturn));
+/* Records why the task cannot go on (errno too) and ends it with TASK_FAILED. */
+void task_fail(struct task_record *rec, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 
 #endif

@@ -28,7 +28,16 @@ enum task_role {
 	ROLE_BURST_HOG,	/* mostly light, 100% busy for a burst every so often */
 	ROLE_KERNEL_WORK,	/* waits for per-CPU kernel work on the measured CPU */
 	ROLE_CALIBRATE,	/* measures loops per microsecond of the periodic task's work loop */
+	ROLE_CYCLICTEST,	/* runs rt-tests' cyclictest for the window: the reference probe */
+	ROLE_LOAD,	/* runs a background load (hackbench, stress-ng) for the window */
 	ROLE_COUNT,
+};
+
+enum load_tool {
+	LOAD_NONE,
+	LOAD_HACKBENCH,	/* rt-tests' hackbench, run again and again until the window ends */
+	LOAD_STRESS_NG,	/* stress-ng --cpu, one worker per loaded CPU */
+	LOAD_TOOLS,
 };
 
 enum task_state {
@@ -92,6 +101,18 @@ struct rlimit_stats {
 	uint64_t sigxcpu_cpu_ns;	/* CPU time since the window start when SIGXCPU came; 0: never */
 };
 
+/* A program a task runs for the window (cyclictest, a load tool), and what it reported. */
+struct external_stats {
+	int exit_status;	/* wait status of its last run */
+	uint64_t runs;		/* runs started (hackbench runs again and again) */
+	uint64_t runs_done;	/* runs that ended by themselves with status 0 */
+	double reported;	/* hackbench: sum of its "Time:" seconds; stress-ng: bogo ops */
+	char output[64];	/* the file it wrote its figures to (cyclictest's JSON) */
+	char error[160];	/* its first line on stderr, when it failed */
+	char command[320];	/* as run */
+	char cpus[64];		/* the CPUs it may run on, as a list ("0,2") */
+};
+
 struct task_config {
 	enum task_role role;
 	char name[24];
@@ -115,6 +136,9 @@ struct task_config {
 	uint64_t throttle_gap_ns;	/* periodic: a gap this long inside a job is the limit cutting in */
 	int calibration_samples;
 	uint64_t calibration_loops;
+	int avoid_cpu;		/* >= 0: the process runs on every CPU but this one (cyclictest's own, a load) */
+	int load_tool;		/* load: enum load_tool */
+	uint64_t histogram_us;	/* cyclictest: -h, the histogram's range */
 };
 
 struct task_record {
@@ -137,6 +161,7 @@ struct task_record {
 		struct admin_stats admin;
 		struct calibration_stats calibration;
 		struct rlimit_stats rlimit;
+		struct external_stats external;	/* cyclictest, load */
 	} u;
 	/* written by the harness when it reaps the task */
 	int exit_status;	/* wait status */

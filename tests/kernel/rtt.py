@@ -37,9 +37,8 @@ def read_knobs():
     return knobs
 
 
-def rt_tasks_of(comm_prefix="rtthrottle"):
-    """Threads with an RT or deadline policy whose command starts with comm_prefix."""
-    found = []
+def processes():
+    """(pid, comm, fields after comm) of every process in /proc (fields[0] is the state)."""
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -48,11 +47,16 @@ def rt_tasks_of(comm_prefix="rtthrottle"):
                 stat = f.read()
         except OSError:
             continue
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
+        yield int(pid), stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+
+
+def rt_tasks_of(comm_prefix="rtthrottle"):
+    """Threads with an RT or deadline policy whose command starts with comm_prefix."""
+    found = []
+    for pid, comm, fields in processes():
         policy = int(fields[38])  # field 41 of proc(5), after pid and comm
         if policy in (SCHED_FIFO, SCHED_RR, SCHED_DEADLINE) and comm.startswith(comm_prefix):
-            found.append((int(pid), comm, policy))
+            found.append((pid, comm, policy))
     return found
 
 

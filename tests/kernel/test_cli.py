@@ -58,6 +58,8 @@ BAD_INPUTS = [
     (["--output", "/proc/r.json"], "/proc"),
     (["--bogus-option"], "--bogus-option"),
     (["extra-argument"], "extra-argument"),
+    (["--load", "sysbench"], "--load: unknown load 'sysbench'"),
+    (["--load", ""], "--load"),
 ]
 
 
@@ -73,6 +75,21 @@ def test_bad_input_exits_2_names_input_changes_nothing():
         assert rtt.read_knobs() == before, (args, rtt.read_knobs())
         assert not rtt.rt_tasks_of(), args
     assert os.listdir(tmp) == [], f"bad input left files: {os.listdir(tmp)}"
+    assert not os.path.exists("/run/rtthrottle/state.json")
+
+
+def test_missing_load_tool_exits_2_naming_it():
+    """A load whose program is not installed (PATH without it) stops the run before anything changes."""
+    before = rtt.read_knobs()
+    tmp = tempfile.mkdtemp(prefix="rtt-bad-")
+    env = dict(os.environ, PATH=tmp)  # an empty folder: no program at all
+    for tool, package in (("hackbench", "rt-tests"), ("stress-ng", "stress-ng")):
+        proc = rtt.run(["run", "--load", tool, "--output", os.path.join(tmp, "r.json")], timeout=30, env=env)
+        assert proc.returncode == 2, (tool, proc.returncode, proc.stderr)
+        assert f"the program {tool} is not installed" in proc.stderr and f"Debian package {package}" in proc.stderr, \
+            proc.stderr
+        assert rtt.read_knobs() == before and not rtt.rt_tasks_of()
+    assert os.listdir(tmp) == [], os.listdir(tmp)
     assert not os.path.exists("/run/rtthrottle/state.json")
 
 

@@ -5,6 +5,7 @@
  */
 #include "compare.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <libgen.h>
 #include <math.h>
@@ -12,29 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *fixture(const char *name)
-{
-	static char path[PATH_MAX];
-	char exe[PATH_MAX];
-	const char *env = getenv("RTT_FIXTURES");
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(path, sizeof(path), "%.3000s/%s", env, name);
-		return path;
-	}
-	/* build/unit-tests -> tests/fixtures */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(path, sizeof(path), "%.3000s/../tests/fixtures/%s", dirname(exe), name);
-		if (!access(path, R_OK))
-			return path;
-	}
-	snprintf(path, sizeof(path), "tests/fixtures/%s", name);
-	return path;
-}
 
 /* stderr into a buffer while a call runs. */
 static int saved_fd = -1;
@@ -72,7 +50,7 @@ static bool compare_fixtures(const char *base, const char *new, struct pair *p)
 	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
 
 	memset(p, 0, sizeof(*p));
-	if (!result_file_load(fixture(base), &p->base) || !result_file_load(fixture(new), &p->new))
+	if (!result_file_load(fixture_path(base), &p->base) || !result_file_load(fixture_path(new), &p->new))
 		return false;
 	p->ok = compare_files(&p->base, &p->new, &opt, &p->table);
 	return p->ok;
@@ -220,14 +198,14 @@ TEST(compare_noise_below_minimum_effect_is_unchanged)
 
 	/* In the real run, the default and unlimited hogs' shares are separated (p = 0.1) by 0.0005. */
 	memset(&p, 0, sizeof(p));
-	CHECK(result_file_load(fixture("base-3rep.json"), &p.base), "load");
+	CHECK(result_file_load(fixture_path("base-3rep.json"), &p.base), "load");
 	for (int i = 0; i < p.base.series_count; i++) {
 		struct series *s = &p.base.series[i];
 
 		if (!strcmp(s->case_name, "fifo-hog-share.unlimited"))
 			snprintf(s->case_name, sizeof(s->case_name), "fifo-hog-share.default-renamed");
 	}
-	CHECK(result_file_load(fixture("base-3rep.json"), &p.new), "load");
+	CHECK(result_file_load(fixture_path("base-3rep.json"), &p.new), "load");
 	for (int i = 0; i < p.new.series_count; i++) {
 		struct series *s = &p.new.series[i];
 

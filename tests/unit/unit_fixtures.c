@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,4 +49,27 @@ struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bo
 	k.value[KNOB_CGROUP_PERIOD] = cper;
 	k.has_cgroup = has_cgroup;
 	return k;
+}
+
+const char *fixture_path(const char *name)
+{
+	static char path[PATH_MAX];
+	char exe[PATH_MAX];
+	const char *env = getenv("RTT_FIXTURES");
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%.3000s/%s", env, name);
+		return path;
+	}
+	/* build/unit-tests -> tests/fixtures */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(path, sizeof(path), "%.3000s/../tests/fixtures/%s", dirname(exe), name);
+		if (!access(path, R_OK))
+			return path;
+	}
+	snprintf(path, sizeof(path), "tests/fixtures/%s", name);
+	return path;
 }

@@ -12,6 +12,8 @@
 char *make_temp_dir(char *buf, size_t len);
 /* Removes a flat temp folder and what is in it. */
 void remove_temp_dir(const char *dir);
+/* tests/fixtures/NAME, found from the binary's folder (or $RTT_FIXTURES). */
+const char *fixture_path(const char *name);
 struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup);
 
 #endif

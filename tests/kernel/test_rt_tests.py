@@ -1,0 +1,159 @@
+"""rt-tests beside rtthrottle: cyclictest as a second probe (scenario cyclictest-crosscheck: a
+FIFO hog, rtthrottle's probe and cyclictest above it on the measured CPU, the two compared by the
+scenario's checks), and the background loads of `run --load` (hackbench, stress-ng). Every
+program must be gone when its window ends, and when the harness is killed with SIGKILL."""
+import os
+import shutil
+import signal
+import tempfile
+import time
+
+import rtt
+
+SCENARIO = "cyclictest-crosscheck"
+WINDOW_S = 2.0  # the scenario's window
+PROGRAMS = ("cyclictest", "hackbench", "stress-ng")
+_runs = {}
+
+
+def _processes(names=PROGRAMS):
+    """{pid: comm} of live processes whose name starts with one of names (zombies left out)."""
+    return {pid: comm for pid, comm, fields in rtt.processes() if fields[0] not in ("Z", "X") and comm.startswith(names)}
+
+
+def _leftover_files():
+    return [n for n in os.listdir("/tmp") if n.startswith(("rtthrottle-cyclictest-", "rtthrottle-load-"))]
+
+
+def _require(*programs):
+    rtt.require_root()
+    for p in programs:
+        if not shutil.which(p):
+            raise rtt.Skip(f"{p} is not installed (ci/install-deps.sh)")
+    if _processes():
+        raise rtt.Skip(f"{_processes()} already run on this machine: cannot tell ours apart")
+
+
+def _run(load):
+    """One run of the scenario (with --load load, unless None), watching the programs' lifetimes.
+    Returns (process, results, {pid: (comm, first seen, last seen)} in seconds from the start)."""
+    if load not in _runs:
+        _require("cyclictest", *( [load] if load else []))
+        out = os.path.join(tempfile.mkdtemp(prefix="rtt-rt-tests-"), "r.json")
+        args = ["run", "--quiet", "--scenario", SCENARIO, "--probe-seconds", "0", "--repeat", "2", "--output", out]
+        proc = rtt.start(args + (["--load", load] if load else []))
+        seen, t0 = {}, time.monotonic()
+        while proc.poll() is None:
+            now = time.monotonic() - t0
+            for pid, comm in _processes().items():
+                first = seen.get(pid, (comm, now, now))[1]
+                seen[pid] = (comm, first, now)
+            time.sleep(0.01)
+        proc.communicate()
+        _runs[load] = (proc, rtt.load(out), seen)
+    return _runs[load]
+
+
+def _task(result, name):
+    return next(t for t in result["tasks"] if t["name"] == name)
+
+
+def _crosscheck_holds(load):
+    proc, doc, seen = _run(load)
+    assert proc.returncode == 0, [(r["policy"]["name"], r["verdict"], r.get("error"),
+                                   [c for c in r.get("checks", []) if c["verdict"] != "pass"]) for r in doc["results"]]
+    assert len(doc["results"]) == 2
+    for r in doc["results"]:
+        for name in ("probe", "cyclictest"):
+            lat = _task(r, name)["metrics"]["latency_us"]
+            assert {"min", "p50", "p99", "max"} <= set(lat), (name, lat)
+        ct = _task(r, "cyclictest")["metrics"]
+        assert ct["cycles"] > 0 and ct["command"].startswith("cyclictest "), ct
+        assert f"-a {_task(r, 'cyclictest')['cpu']} " in ct["command"], ct["command"]
+        judged = {c["metric"]: c for c in r["checks"] if c["task"] == "probe"}
+        for metric in ("latency_us.max", "latency_us.p99"):
+            c = judged[metric]
+            assert c["verdict"] == "pass", c
+            assert c["expected"] == _task(r, "cyclictest")["metrics"]["latency_us"][metric.split(".")[1]], c
+    return doc, seen
+
+
+def _lifetimes_bounded(seen, comm_prefix, windows):
+    """Each program of a window lived at most the window plus the stop grace (1 s) and polling;
+    and there was one per window: none lived on into the next."""
+    ours = {pid: v for pid, v in seen.items() if v[0].startswith(comm_prefix)}
+    assert ours, f"never saw {comm_prefix} running: {seen}"
+    for pid, (comm, first, last) in ours.items():
+        assert last - first < WINDOW_S + 1.5, (pid, comm, first, last)
+    return ours
+
+
+def test_cyclictest_crosscheck_agrees_and_ends_with_its_window():
+    doc, seen = _crosscheck_holds(None)
+    ours = _lifetimes_bounded(seen, "cyclictest", 2)
+    assert len(ours) == 2, f"one cyclictest per window expected: {ours}"
+    (_, a_first, a_last), (_, b_first, _) = sorted(ours.values(), key=lambda v: v[1])
+    # The settle period (one RT period, 1 s) lies between the windows: the first was gone by then.
+    assert b_first - a_last > 0.5, (a_last, b_first)
+    assert not _processes() and not _leftover_files(), (_processes(), _leftover_files())
+
+
+def _load_recorded(tool, reported):
+    doc, seen = _crosscheck_holds(tool)
+    assert doc["run"]["load"] == tool
+    measured = _task(doc["results"][0], "hog")["cpu"]
+    for r in doc["results"]:
+        load = _task(r, "load")
+        m = load["metrics"]
+        assert load["role"] == "load" and load["sched_policy"] == "SCHED_OTHER", load
+        assert m["tool"] == tool and m["command"].split()[0] == tool, m
+        cpus = [int(c) for c in m["cpus"].split(",")]
+        assert measured not in cpus and cpus, (measured, m["cpus"])
+        assert m["runs"] >= 1 and m[reported] > 0, m
+        # It did real work for the window: at least a tenth of a CPU (CPU 0 is shared).
+        assert m["cpu_s"] > 0.1 * WINDOW_S, m
+    _lifetimes_bounded(seen, tool, 2)
+    assert not _processes() and not _leftover_files(), (_processes(), _leftover_files())
+
+
+def test_hackbench_load_recorded_and_gone_after_each_window():
+    _load_recorded("hackbench", "hackbench_time_s")
+
+
+def test_stress_ng_load_recorded_and_gone_after_each_window():
+    _load_recorded("stress-ng", "bogo_ops")
+
+
+def _killed_mid_window(tool):
+    _require("cyclictest", tool)
+    before = rtt.read_knobs()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-rt-tests-"), "r.json")
+    proc = rtt.start(["run", "--quiet", "--scenario", SCENARIO, "--probe-seconds", "0", "--load", tool,
+                      "--output", out])
+    try:
+        both = rtt.wait_for(lambda: {"cyclictest"} <= {c[:10] for c in _processes().values()} and
+                            any(c.startswith(tool) for c in _processes().values()), 15)
+        assert both is not None, f"cyclictest and {tool} never ran together: {_processes()}"
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        gone = rtt.wait_for(lambda: not _processes(), 2.0)
+        assert gone is not None, f"left after the harness was killed: {_processes()}"
+        # The killed tasks' zombies keep their policy until PID 1 reaps them (up to ~2 s here).
+        assert rtt.wait_for(lambda: not rtt.rt_tasks_of(), 5.0) is not None, rtt.rt_tasks_of()
+        assert rtt.wait_for(lambda: rtt.read_knobs() == before, 2.0) is not None, rtt.read_knobs()
+        assert not os.path.exists(out)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for f in _leftover_files():  # what the killed run could not remove
+            os.unlink(os.path.join("/tmp", f))
+
+
+def test_hackbench_and_cyclictest_die_with_a_killed_harness():
+    _killed_mid_window("hackbench")
+
+
+def test_stress_ng_and_cyclictest_die_with_a_killed_harness():
+    _killed_mid_window("stress-ng")
