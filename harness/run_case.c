@@ -205,7 +205,8 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
 					      ? s->sweep_values[sweep]
 					      : scenario_param(t, "utilisation", 0.5);
-			c->work_loops = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * ctx->loops_per_us);
+			c->work_cpu_ns = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * 1000);
+			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
 			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
 			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", scenario_param(t, "period_us", 10000)) * 1000);
 			break;
