@@ -195,6 +195,8 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		switch (t->role) {
 		case ROLE_PROBE:
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
+			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);
+			c->phase_ns = (uint64_t)(scenario_param(t, "phase_us", 0) * 1000);
 			break;
 		case ROLE_KERNEL_WORK:
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);

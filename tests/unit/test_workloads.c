@@ -1,4 +1,4 @@
-/* Pure parts of the task bodies: job slices metered by CPU time, percentiles. */
+/* Pure parts of the task bodies: job slices metered by CPU time, the probe's wake-up grid, percentiles. */
 #include "latency.h"
 #include "spin_measure.h"
 #include "unit.h"
@@ -79,6 +79,25 @@ TEST(job_metered_by_cpu_time_whatever_the_loop_speed)
 			CHECK(readings <= (int)(jobs_ns[j] / 1000000) * 2 + 8, "speed %.2f, job %llu ns: %d readings",
 			      speeds[s], (unsigned long long)jobs_ns[j], readings);
 		}
+}
+
+TEST(probe_first_wake_on_its_phase)
+{
+	const uint64_t ms = 1000000;
+
+	/* Without a phase: one interval after the window start. */
+	CHECK(probe_first_wake_ns(5 * ms + 123, ms, 0, 0) == 6 * ms + 123, "no phase");
+	/* With one: the next instant whose clock value is the phase modulo the interval. */
+	CHECK(probe_first_wake_ns(5 * ms + 123, ms, 1, 500000) == 5 * ms + 500000, "phase later in this interval");
+	CHECK(probe_first_wake_ns(5 * ms + 700000, ms, 1, 500000) == 6 * ms + 500000, "phase already past");
+	CHECK(probe_first_wake_ns(5 * ms + 500000, ms, 1, 500000) == 6 * ms + 500000, "exactly on the phase: next");
+	CHECK(probe_first_wake_ns(5 * ms, ms, 1, 0) == 6 * ms, "phase 0 on a whole interval");
+	for (uint64_t start = 1000; start < 3 * ms; start += 77777) {
+		uint64_t wake = probe_first_wake_ns(start, ms, 1, 250000);
+
+		CHECK(wake > start && wake - start <= ms && wake % ms == 250000, "start %llu: wake %llu",
+		      (unsigned long long)start, (unsigned long long)wake);
+	}
 }
 
 TEST(latency_percentile_is_the_bucket_upper_bound)
