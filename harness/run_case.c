@@ -339,6 +339,9 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
+	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
+	if (status == WINDOW_OK)
+		json_object_object_add(res, "window_start_ns", json_object_new_int64((int64_t)ctx->shm->start_ns));
 	if (status != WINDOW_OK) {
 		if (status == WINDOW_INTERRUPTED) {
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
