@@ -6,7 +6,7 @@ writes results/bench-<UTC time>.json. Exits 1 only when a judged figure misses i
 more than 2x (0 otherwise, also when a figure misses by less); figures marked "info" are shown
 beside the target but not judged (the alternating probe pairs, the loop's speed drift).
 Knobs (environment): RTT_BENCH_PAIRS (5 alternating pairs; the simultaneous runs round it up to
-an even count), RTT_BENCH_PROBE_S (5 s a probe run), RTT_BENCH_CALIBRATIONS (10, the quick
+an even count), RTT_BENCH_PROBE_S (6 s a probe run), RTT_BENCH_CALIBRATIONS (10, the quick
 suite's included), RTT_BENCH_LONG_S (40), RTT_BENCH_ONLY (e.g. "probe,calibration"; parts:
 loop, share, quick, calibration, probe). Needs root and a built tree (`make bench`
 builds it). Everything that runs SCHED_FIFO work (rtthrottle, cyclictest, the loop-cost
@@ -35,7 +35,7 @@ PHASED_SCENARIO = os.path.join(ROOT, "tests", "bench", "probe-phased.json")
 CALIBRATION_SCENARIO = os.path.join(ROOT, "tests", "bench", "calibration.json")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAIRS = int(os.environ.get("RTT_BENCH_PAIRS", "5"))
-PROBE_S = int(os.environ.get("RTT_BENCH_PROBE_S", "5"))  # each cyclictest run; rtthrottle's window matches
+PROBE_S = int(os.environ.get("RTT_BENCH_PROBE_S", "6"))  # each cyclictest run; rtthrottle's window matches
 CALIBRATIONS = int(os.environ.get("RTT_BENCH_CALIBRATIONS", "10"))  # the quick suite's + short runs
 # Only some figures (comma-separated keys of FIGURES), e.g. RTT_BENCH_ONLY=probe,calibration.
 ONLY = set(filter(None, os.environ.get("RTT_BENCH_ONLY", "").split(",")))
@@ -279,10 +279,26 @@ def hist_percentile(hist, n, q, top):
 
 
 def latency_summary(hist, n, mx):
-    """p50/p99 by hist_percentile and the max truncated to whole us, as cyclictest truncates."""
+    """p50/p99 by hist_percentile and the max truncated to whole us, as cyclictest truncates;
+    the histogram is kept for pooling runs."""
     mx = math.floor(mx)
     return {"p50": hist_percentile(hist, n, 0.50, mx), "p99": hist_percentile(hist, n, 0.99, mx),
-            "max": float(mx), "samples": n}
+            "max": float(mx), "samples": n, "hist": hist}
+
+
+def pooled_summary(summaries):
+    """latency_summary of several runs' samples together."""
+    hist = {}
+    for one in summaries:
+        for us, count in one["hist"].items():
+            hist[us] = hist.get(us, 0) + count
+    return latency_summary(hist, sum(one["samples"] for one in summaries), max(one["max"] for one in summaries))
+
+
+def brief(pair):
+    """A pair without its histograms, for the log."""
+    return {tool: ({k: v for k, v in one.items() if k != "hist"} if isinstance(one, dict) else one)
+            for tool, one in pair.items()}
 
 
 def rtt_latency(data):
@@ -317,7 +333,7 @@ def probe_runs_alternating(cpu):
                            "--policy", "default", "--probe-seconds", "0", "--noise-seconds", "0.5",
                            "--duration", str(PROBE_S), "--cpu", str(cpu)])
         pairs.append({"rtthrottle": rtt_latency(data), "cyclictest": cyclictest_once(cpu, PROBE_S)})
-        log(f"bench: alternating pair {i + 1}/{PAIRS}: {pairs[-1]}")
+        log(f"bench: alternating pair {i + 1}/{PAIRS}: {brief(pairs[-1])}")
     return pairs
 
 
@@ -391,7 +407,7 @@ def probe_runs_simultaneous(cpu):
                 theirs = latency_summary(hist, len(inside), max(inside))
         pairs.append({"rtthrottle": ours, "cyclictest": theirs, "cyclictest_phase_us": ct_offset_us,
                       "rtthrottle_phase_us": 500 - ct_offset_us})
-        log(f"bench: simultaneous run {i + 1}/{PAIRS}: {pairs[-1]}")
+        log(f"bench: simultaneous run {i + 1}: {brief(pairs[-1])}")
         os.unlink(scenario)
     os.rmdir(folder)
     return pairs
@@ -406,12 +422,19 @@ def median_ratio(pairs, k):
 
 
 def phase_balanced_ratio(pairs, k):
-    """Geometric mean of the median ratio with rtthrottle on each half of the millisecond: what
-    sits on one phase (the tick) favours one tool there and the other in the swapped runs."""
+    """With rtthrottle on each half of the millisecond, the ratio of both tools' samples pooled
+    over that half's runs (a p99 from every run's tail, not the median of a few noisy ones);
+    the geometric mean of the halves: what sits on one phase (the tick) favours one tool there
+    and the other in the swapped runs."""
     halves = {}
     for p in pairs:
         halves.setdefault(p["rtthrottle_phase_us"], []).append(p)
-    return math.prod(median_ratio(h, k) for h in halves.values()) ** (1 / len(halves))
+    ratios = []
+    for h in halves.values():
+        ours = pooled_summary([p["rtthrottle"] for p in h])[k]
+        theirs = pooled_summary([p["cyclictest"] for p in h])[k]
+        ratios.append(ours / theirs if theirs else float("inf"))
+    return math.prod(ratios) ** (1 / len(ratios))
 
 
 def probe_figures(b, pairs, label, combine, judged, why):
@@ -447,7 +470,7 @@ def fig_probe(b):
     b.raw["probe_simultaneous"] = simultaneous
     probe_figures(b, simultaneous, "simultaneous", phase_balanced_ratio, True,
                   "both at once, half an interval apart, halves swapped run to run: the same machine for both;"
-                  " geometric mean of the median ratio on each half")
+                  " samples pooled by half, geometric mean of the halves' ratios")
     probe_figures(b, alternating, "alternating", median_ratio, False,
                   f"A B A B runs of {PROBE_S} s, median ratio: the machine drifts between runs; reported, not judged")
 

@@ -47,10 +47,22 @@ def test_calibration_windows_from_results():
 
 
 def test_phase_balanced_ratio_cancels_a_phase_effect():
+    def summary(us):
+        return bench.latency_summary({us: 100}, 100, us + 0.5)
+
     def run(phase, ours, theirs):
-        return {"rtthrottle": {"p50": ours}, "cyclictest": {"p50": theirs}, "rtthrottle_phase_us": phase}
+        return {"rtthrottle": summary(ours), "cyclictest": summary(theirs), "rtthrottle_phase_us": phase}
     # 2 us better on the half-millisecond for whichever tool sits there; three runs on one half,
     # one on the other: the median of all four says 0.92, balanced by half it is 1.
     pairs = [run(500, 23, 25), run(500, 23, 25), run(500, 23, 25), run(0, 25, 23)]
     assert abs(bench.median_ratio(pairs, "p50") - 23 / 25) < 1e-12
     assert abs(bench.phase_balanced_ratio(pairs, "p50") - 1) < 1e-12
+
+
+def test_pooled_runs_take_every_runs_tail():
+    # Two runs of 100: the pooled p99 is the 198th of 200 samples, the pooled max the larger.
+    a = bench.latency_summary({20: 99, 80: 1}, 100, 80.2)
+    b = bench.latency_summary({20: 97, 60: 3}, 100, 61.0)
+    pooled = bench.pooled_summary([a, b])
+    assert pooled["samples"] == 200 and pooled["p50"] == 20.0 and pooled["p99"] == 60.0, pooled
+    assert pooled["max"] == 80.0, pooled
