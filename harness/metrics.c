@@ -234,8 +234,12 @@ static void periodic_json(json_object *obj, const struct task_record *rec)
 	add_int(obj, "preemptions", p->preemptions);
 	add_double(obj, "max_response_us", p->max_response_ns / 1e3);
 	add_int(obj, "work_loops", rec->config.work_loops);
+	add_double(obj, "job_cpu_requested_us", rec->config.work_cpu_ns / 1e3);
 	if (p->jobs)
 		add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
+	/* The loop's speed in this window, beside the calibration's: the machine's drift. */
+	if (p->work_cpu_ns)
+		add_double(obj, "loops_per_cpu_us", (double)rec->iterations / (p->work_cpu_ns / 1e3));
 	json_object_object_add(obj, "response_us", latency_to_json(&p->response));
 	for (int c = 0; c < 32; c++)
 		if (p->cpus_seen & 1u << c)

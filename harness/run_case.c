@@ -196,6 +196,8 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		switch (t->role) {
 		case ROLE_PROBE:
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
+			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);
+			c->phase_ns = (uint64_t)(scenario_param(t, "phase_us", 0) * 1000);
 			break;
 		case ROLE_KERNEL_WORK:
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);
@@ -206,7 +208,8 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
 					      ? s->sweep_values[sweep]
 					      : scenario_param(t, "utilisation", 0.5);
-			c->work_loops = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * ctx->loops_per_us);
+			c->work_cpu_ns = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * 1000);
+			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
 			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
 			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", scenario_param(t, "period_us", 10000)) * 1000);
 			break;
@@ -340,6 +343,9 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
+	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
+	if (status == WINDOW_OK)
+		json_object_object_add(res, "window_start_ns", json_object_new_int64((int64_t)ctx->shm->start_ns));
 	if (status != WINDOW_OK) {
 		if (status == WINDOW_INTERRUPTED) {
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);

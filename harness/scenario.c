@@ -30,7 +30,7 @@ static const char *const role_names[ROLE_COUNT] = {
 static const char *const role_params[ROLE_COUNT] = {
 	[ROLE_HOG] = "rttime_soft_us,rttime_hard_us",
 	[ROLE_VICTIM] = "",
-	[ROLE_PROBE] = "interval_us",
+	[ROLE_PROBE] = "interval_us,phase_us",
 	[ROLE_PERIODIC] = "period_us,utilisation,dl_runtime_us,dl_period_us",
 	[ROLE_ADMIN] = "act_at_ms,target",
 	[ROLE_BURST_HOG] = "burst_ms,every_ms",
@@ -172,7 +172,7 @@ static bool load_policies(struct loader *ld, json_object *arr, struct scenario *
 
 static bool load_params(struct loader *ld, json_object *task, struct scenario_task *t)
 {
-	json_object *params;
+	json_object *params, *phase, *interval_obj;
 
 	if (!json_object_object_get_ex(task, "params", &params)) {
 		t->params = json_object_new_object();
@@ -196,6 +196,14 @@ static bool load_params(struct loader *ld, json_object *task, struct scenario_ta
 		if (!isfinite(json_object_get_double(val)) || json_object_get_double(val) < 0 ||
 		    json_object_get_double(val) > 1e10)
 			return bad(ld, "params.%s = %g is outside 0..1e10", key, json_object_get_double(val));
+	}
+	if (t->role == ROLE_PROBE && json_object_object_get_ex(params, "phase_us", &phase)) {
+		double interval = json_object_object_get_ex(params, "interval_us", &interval_obj)
+					  ? json_object_get_double(interval_obj) : 1000;
+
+		if (json_object_get_double(phase) >= interval)
+			return bad(ld, "params.phase_us = %g must be below interval_us (%g)",
+				   json_object_get_double(phase), interval);
 	}
 	t->params = json_object_get(params);
 	return true;

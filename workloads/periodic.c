@@ -1,7 +1,8 @@
 /*
- * The calibrated periodic task (the "90% RT application"): every period it does a fixed number
- * of steps of the gap-measuring loop, calibrated beforehand to take W us of CPU. A gap inside a
- * job is a preemption; a job that ends after its period is a deadline miss.
+ * The periodic task (the "90% RT application"): every period it runs the gap-measuring loop
+ * for W us of its own CPU time, metered with the thread's CPU clock (the calibration sizes the
+ * slices between readings). A gap inside a job is a preemption; a job that ends after its
+ * period is a deadline miss.
  */
 #include "latency.h"
 #include "roles.h"
@@ -21,16 +22,15 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 
 	spin_begin(rec, shm->start_ns, &st);
 	while (release + period <= shm->end_ns) {
-		uint64_t gaps_before, cpu_before, response;
+		uint64_t gaps_before, cpu_used, response;
 		int cpu;
 
 		sleep_until_ns(release);
 		gaps_before = rec->gaps.count;
 		st.max_gap_ns = 0;
-		cpu_before = thread_cpu_ns();
 		/* From the release: a late wake-up (the limit cutting in between jobs) is a gap of this job. */
-		end = spin_loops(rec, &st, release, rec->config.work_loops);
-		p->work_cpu_ns += thread_cpu_ns() - cpu_before;
+		end = spin_cpu(rec, &st, release, rec->config.work_cpu_ns, &cpu_used);
+		p->work_cpu_ns += cpu_used;
 		cpu = sched_getcpu();
 		if (cpu >= 0 && cpu < 32)
 			p->cpus_seen |= 1u << cpu;

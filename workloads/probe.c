@@ -7,10 +7,21 @@
 #include <errno.h>
 #include <time.h>
 
+uint64_t probe_first_wake_ns(uint64_t start_ns, uint64_t interval_ns, int phase_set, uint64_t phase_ns)
+{
+	uint64_t wake;
+
+	if (!phase_set || !interval_ns)
+		return start_ns + interval_ns;
+	wake = start_ns - start_ns % interval_ns + phase_ns % interval_ns;
+	return wake > start_ns ? wake : wake + interval_ns;
+}
+
 void role_probe(struct window_shm *shm, struct task_record *rec)
 {
 	const uint64_t interval = rec->config.interval_ns;
-	uint64_t next = shm->start_ns + interval, now = shm->start_ns, cpu_start = thread_cpu_ns();
+	uint64_t next = probe_first_wake_ns(shm->start_ns, interval, rec->config.phase_set, rec->config.phase_ns);
+	uint64_t now = shm->start_ns, cpu_start = thread_cpu_ns();
 
 	rec->first_ns = shm->start_ns;
 	while (next < shm->end_ns) {

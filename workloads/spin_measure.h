@@ -21,6 +21,18 @@ void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *s
 uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t until_ns);
 /* Spins `loops` steps (calibrated work); returns the time it ended. */
 uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops);
+/*
+ * Spins until the thread has used `cpu_ns` of CPU time (a job of fixed CPU demand, whatever
+ * the loop's speed at the moment); `*cpu_used_ns` is what it used. Returns the time it ended.
+ */
+uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t cpu_ns,
+		  uint64_t *cpu_used_ns);
+/*
+ * Loops of the next slice of a job with `remaining_ns` of CPU to go at `loops_per_ns`: that
+ * `fraction` of the estimate but at most 1 ms, or the whole rest (at least one loop) once it
+ * is a short slice.
+ */
+uint64_t job_slice_loops(uint64_t remaining_ns, double loops_per_ns, double fraction);
 /* Final CPU time and the end of the measured span. */
 void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns);
 

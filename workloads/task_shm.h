@@ -128,7 +128,10 @@ struct task_config {
 	uint64_t rttime_soft_us, rttime_hard_us;	/* 0: window-based defaults */
 	/* role parameters */
 	uint64_t interval_ns;	/* probe, periodic, kernel-work: period */
-	uint64_t work_loops;	/* periodic: loops per job */
+	int phase_set;		/* probe: wake on the CLOCK_MONOTONIC grid at phase_ns (else start + k interval) */
+	uint64_t phase_ns;
+	uint64_t work_loops;	/* periodic: loops per job by the calibration (a first estimate) */
+	uint64_t work_cpu_ns;	/* periodic: CPU time of each job, metered with the thread's CPU clock */
 	uint64_t burst_ns, burst_every_ns;	/* burst hog */
 	uint64_t act_at_ns;	/* admin: the decision moment from the window start */
 	int target;		/* admin: index of the task to kill */

@@ -163,3 +163,34 @@ def test_debate_suite_prints_the_table():
         assert rows["unlimited"]["rt_share"] < 0.97, rows["unlimited"]
     assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], [c for c in r.get("checks", [])
                                    if c["verdict"] == "fail"]) for r in doc["results"] if r["verdict"] != "pass"]
+
+
+def test_duty_cycle_jobs_get_the_cpu_time_asked():
+    doc = _quick()
+    # Jobs end on their CPU clock: never short of what was asked; over it by the last slice
+    # (~1 us) and by stalls the kernel charges to the job (hypervisor steal, interrupts), at most
+    # the window's steal shared over its jobs plus 1% for the stalls /proc/stat does not see.
+    for r in doc["results"]:
+        if r["scenario"] != "duty-cycle" or r["verdict"] == "skip":
+            continue
+        app = [t["metrics"] for t in r["tasks"] if t["name"] == "app"][0]
+        asked = app["job_cpu_requested_us"]
+        assert asked == r["sweep"]["value"] * 10000, (r["sweep"], app)
+        steal = max(r["steal_us"], 0) / app["jobs"]
+        assert asked <= app["job_cpu_us"] <= asked * 1.01 + steal, (r["sweep"], r["steal_us"], app)
+
+
+def test_probe_phase_puts_wakeups_on_the_grid():
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-test-"), "phase.json")
+    scenario = os.path.join(rtt.ROOT, "tests", "bench", "probe-phased.json")
+    rtt.run(["run", "--quiet", "--output", out, "--scenario-file", scenario, "--scenario", "bench-probe-phased",
+             "--probe-seconds", "0", "--noise-seconds", "0.2", "--duration", "1"], timeout=120)
+    r = rtt.load(out)["results"][0]
+    lat = [t["metrics"]["latency_us"] for t in r["tasks"] if t["name"] == "probe"][0]
+    assert lat["samples"] > 900, lat["samples"]
+    # Each recorded wake-up was meant for 500 us past a whole millisecond of CLOCK_MONOTONIC
+    # (at_ms is from the window start; 1 us slack for the double).
+    for w in lat["worst"]:
+        intended = r["window_start_ns"] + w["at_ms"] * 1e6
+        assert abs(intended % 1e6 - 500000) < 1000, (r["window_start_ns"], w)

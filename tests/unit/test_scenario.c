@@ -425,6 +425,8 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"params-unknown-key\", \"summary\": \"malformed: a hog does not take interval_us\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50, \"params\": {\"interval_us\": 1000}}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
 	{ "params-negative", "tasks[1]", "params.interval_us = -1000 is outside 0..1e10",
 	  "{\"name\": \"params-negative\", \"summary\": \"malformed: a negative probe interval\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"probe\", \"role\": \"probe\", \"class\": \"other\", \"params\": {\"interval_us\": -1000}}]}" },
+	{ "probe-phase-past-interval", "tasks[0]", "params.phase_us = 1000 must be below interval_us (1000)",
+	  "{\"name\": \"probe-phase-past-interval\", \"summary\": \"malformed: a probe phase of a whole interval\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"probe\", \"role\": \"probe\", \"class\": \"fifo\", \"priority\": 80, \"params\": {\"interval_us\": 1000, \"phase_us\": 1000}}]}" },
 	{ "params-huge", "tasks[1]", "params.interval_us = 1e+12 is outside 0..1e10",
 	  "{\"name\": \"params-huge\", \"summary\": \"malformed: a probe interval of 1e12 us\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"probe\", \"role\": \"probe\", \"class\": \"other\", \"params\": {\"interval_us\": 1000000000000.0}}]}" },
 	{ "duplicate-task-names", "tasks[1]", "task name \"hog\" used twice",

@@ -1,0 +1,68 @@
+"""The estimators of `make bench` (ci/bench.py), on made-up samples: both tools' percentiles
+come from their histograms through one function, cyclictest's samples are placed on its wake-up
+grid as it places them, and calibration windows are read from results. No root needed."""
+import importlib.util
+import os
+
+import rtt
+
+_spec = importlib.util.spec_from_file_location("bench", os.path.join(rtt.ROOT, "ci", "bench.py"))
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def test_one_estimator_for_both_histograms():
+    # 100 samples: 20.x us x 60, 25.x us x 39, one of 431.7 us.
+    samples_us = [20.3] * 60 + [25.9] * 39 + [431.7]
+    hist = {}
+    for s in samples_us:
+        hist[int(s)] = hist.get(int(s), 0) + 1  # both tools key a sample by its whole us
+    got = bench.latency_summary(hist, len(samples_us), max(samples_us))
+    assert got["p50"] == 20.0 and got["p99"] == 25.0 and got["max"] == 431.0, got
+    # The nearest rank: p99 of 100 is the 99th sample, p50 the 50th.
+    assert bench.hist_percentile({1: 50, 2: 50}, 100, 0.50, 2) == 1.0
+    assert bench.hist_percentile({1: 49, 2: 51}, 100, 0.50, 2) == 2.0
+    # A rank past the histogram (cyclictest's overflows): the maximum.
+    assert bench.hist_percentile({10: 90}, 100, 0.99, 2500) == 2500.0
+
+
+def test_cyclictest_samples_on_its_grid():
+    ms = 1000000
+    lines = ["Using 1 cpus.", "       0:       0:      20", "       0:       1:    2500",
+             "       0:       2:      30", "T: 0 ( 1) P:80 I:1000 C:      3 Min: 20 Act: 30 Avg: 850 Max: 2500"]
+    wakes = bench.cyclictest_wakeups(lines, 5 * ms, ms)
+    # The second wake-up was 2.5 ms late: the periods it overran are skipped, as cyclictest does.
+    assert wakes == [(5 * ms, 20), (6 * ms, 2500), (9 * ms, 30)], wakes
+
+
+def test_calibration_windows_from_results():
+    doc = {"results": [
+        {"scenario": "duty-cycle", "sweep": {"value": 0.5}, "verdict": "pass", "steal_us": 0,
+         "tasks": [{"name": "app", "metrics": {"job_cpu_requested_us": 5000, "job_cpu_us": 5001.0,
+                                                "loops_per_cpu_us": 40.0}}]},
+        {"scenario": "fifo-hog-share", "verdict": "pass", "tasks": [{"name": "hog", "metrics": {}}]},
+        {"scenario": "duty-cycle", "sweep": {"value": 0.9}, "verdict": "skip", "tasks": []}]}
+    w = bench.calibration_windows(doc)
+    assert len(w) == 1 and abs(w[0]["error"] - 0.0002) < 1e-12 and w[0]["steal_us"] == 0, w
+
+
+def test_phase_balanced_ratio_cancels_a_phase_effect():
+    def summary(us):
+        return bench.latency_summary({us: 100}, 100, us + 0.5)
+
+    def run(phase, ours, theirs):
+        return {"rtthrottle": summary(ours), "cyclictest": summary(theirs), "rtthrottle_phase_us": phase}
+    # 2 us better on the half-millisecond for whichever tool sits there; three runs on one half,
+    # one on the other: the median of all four says 0.92, balanced by half it is 1.
+    pairs = [run(500, 23, 25), run(500, 23, 25), run(500, 23, 25), run(0, 25, 23)]
+    assert abs(bench.median_ratio(pairs, "p50") - 23 / 25) < 1e-12
+    assert abs(bench.phase_balanced_ratio(pairs, "p50") - 1) < 1e-12
+
+
+def test_pooled_runs_take_every_runs_tail():
+    # Two runs of 100: the pooled p99 is the 198th of 200 samples, the pooled max the larger.
+    a = bench.latency_summary({20: 99, 80: 1}, 100, 80.2)
+    b = bench.latency_summary({20: 97, 60: 3}, 100, 61.0)
+    pooled = bench.pooled_summary([a, b])
+    assert pooled["samples"] == 200 and pooled["p50"] == 20.0 and pooled["p99"] == 60.0, pooled
+    assert pooled["max"] == 80.0, pooled
