@@ -35,6 +35,8 @@ static void usage(FILE *out)
 		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
 		"  --probe-seconds S     each of the two regime-probe windows (default 2; 0 skips the probe)\n"
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
+		"  --trace, --no-trace   record sched_switch on the measured CPU as ground truth for\n"
+		"                        each case's gaps (default on; mounts tracefs if needed)\n"
 		"  --quiet               no progress on stderr\n"
 		"  --help                this text\n\n"
 		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
@@ -44,6 +46,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
+	OPT_TRACE, OPT_NO_TRACE,
 };
 
 static const struct option long_options[] = {
@@ -61,6 +64,8 @@ static const struct option long_options[] = {
 	{ "probe-seconds", required_argument, NULL, OPT_PROBE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -208,7 +213,8 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick" };
+	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick",
+				  .trace = true };
 	struct raw_args raw = { 0 };
 	int64_t repeat;
 	int c, err;
@@ -231,6 +237,8 @@ int cmd_run(int argc, char **argv)
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
 		case OPT_OUTPUT: raw.output = optarg; break;
 		case OPT_QUIET: opt.quiet = true; break;
+		case OPT_TRACE: opt.trace = true; break;
+		case OPT_NO_TRACE: opt.trace = false; break;
 		case OPT_DURATION:
 			if (!parse_double(optarg, 0.1, 3600, &opt.duration_s))
 				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);

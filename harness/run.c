@@ -9,6 +9,7 @@
 #include "state.h"
 #include "sysinfo.h"
 #include "tables.h"
+#include "trace.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -405,6 +406,7 @@ int run_execute(const struct run_options *opt)
 		}
 	}
 	cgroups_remove_stale();
+	trace_remove_stale(0);
 	if (!knobs_read(&ctx.before)) {
 		close(lock_fd);
 		json_object_put(ctx.root);
@@ -432,7 +434,9 @@ int run_execute(const struct run_options *opt)
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt));
 	progress_begin(opt->quiet, planned_seconds(opt));
+	ctx.trace = trace_open(opt->trace, &opt->cpu, 1);
 	status = ctx.shm ? measure_all(&ctx) : -1;
+	trace_close(ctx.trace);
 
 	/* Restore, verify, and only then let the guardian go. */
 	restore_ok = knobs_apply(&ctx.before) && knobs_read(&after) && knobs_equal(&after, &ctx.before);

@@ -25,6 +25,7 @@ struct run_options {
 	char output[PATH_MAX];
 	char cmdline[1024];
 	bool quiet;
+	bool trace;		/* record sched_switch as ground truth (--trace / --no-trace) */
 	const char *suite;
 	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
 };

@@ -85,6 +85,7 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		uint64_t setup_ns = 3000000000ull + (uint64_t)ctx->longest_period_us * 1000ull;
 
 		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), setup_ns, why, why_len);
+		trace_window_end(ctx->trace);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
@@ -278,6 +279,7 @@ static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, cons
 	bool ok = true;
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
+	json_object_object_get_ex(res, "trace", &jc.trace);
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	for (int i = 0; i < n; i++) {
 		json_object_array_add(arr, check_to_json(&checks[i]));
@@ -318,7 +320,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	char name[192], why[320] = "";
 	enum window_status status;
 	struct limiter limiter;
-	int count;
+	int count, traced;
 	bool ok;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
@@ -333,6 +335,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		record_error(ctx, res, name, why);
 		return;
 	}
+	traced = trace_arm(ctx->trace, tasks, count, ctx->opt->cpu, window_s);
 	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
@@ -357,6 +360,8 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
 	}
 	json_object_object_add(res, "tasks", arr);
+	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
+							      threshold_for(ctx, &limiter, ROLE_HOG)));
 	ok = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);

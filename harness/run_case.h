@@ -7,6 +7,7 @@
 #include "expect.h"
 #include "kernel_model.h"
 #include "knobs.h"
+#include "trace.h"
 #include "run.h"
 #include "window.h"
 
@@ -25,6 +26,7 @@ struct run_ctx {
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
 	int other_cpu;		/* an online CPU that is not measured, -1 if none */
 	int64_t longest_period_us;	/* of any policy applied so far */
+	struct trace_session *trace;	/* sched_switch ground truth (harness/trace.h) */
 };
 
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

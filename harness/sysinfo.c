@@ -380,7 +380,7 @@ bool cpu_is_online(int cpu)
 
 /* ---- debugfs ---- */
 
-static bool mounted_at(const char *dir, const char *type)
+bool sysinfo_mounted_at(const char *dir, const char *type)
 {
 	FILE *f = setmntent("/proc/mounts", "r");
 	struct mntent ent, *m;
@@ -415,7 +415,7 @@ static void fair_server_explain(const char *path, int err, char *why, size_t len
 {
 	char lockdown[32];
 
-	if (err == ENOENT && !mounted_at(debugfs_dir, "debugfs"))
+	if (err == ENOENT && !sysinfo_mounted_at(debugfs_dir, "debugfs"))
 		snprintf(why, len, "debugfs is not mounted at %s", debugfs_dir);
 	else if (err == ENOENT)
 		snprintf(why, len, "%s does not exist (the fair server came in 6.12)", path);
@@ -617,7 +617,7 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 	json_object *obj = json_object_new_object();
 	char lockdown[32];
 
-	json_object_object_add(obj, "mounted", json_object_new_boolean(mounted_at(debugfs_dir, "debugfs")));
+	json_object_object_add(obj, "mounted", json_object_new_boolean(sysinfo_mounted_at(debugfs_dir, "debugfs")));
 	json_object_object_add(obj, "lockdown", lockdown_mode(lockdown, sizeof(lockdown))
 							? json_object_new_string(lockdown) : NULL);
 	json_object_object_add(obj, "fair_server_readable",
