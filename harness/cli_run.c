@@ -28,8 +28,11 @@ static void usage(FILE *out)
 		"  --policy NAMES        comma-separated policies instead of each scenario's defaults\n"
 		"  --runtime-us N        an ad-hoc policy: RT runtime per period in us (-1: no limit)\n"
 		"  --period-us N         its period in us (default 1000000)\n"
-		"  --cpu N               the measured CPU (default: the last online CPU)\n"
-		"  --allow-cpu0          allow --cpu 0 on a machine with 2 CPUs or fewer\n"
+		"  --cpu LIST|last|per-node\n"
+		"                        the measured CPUs: a list (1 or 1,3 or 2-3), the last online CPU\n"
+		"                        (default) or each NUMA node's last online CPU; the first one\n"
+		"                        carries the judged tasks, the others copies of them\n"
+		"  --allow-cpu0          allow CPU 0 on a machine with 2 CPUs or fewer\n"
 		"  --duration SECONDS    measuring window of each result (default 3; whole periods are best)\n"
 		"  --repeat N            repetitions of each scenario x policy (default 1)\n"
 		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
@@ -162,22 +165,13 @@ static int add_adhoc(struct run_options *opt, const struct raw_args *raw)
 
 static int choose_cpu(struct run_options *opt, const struct raw_args *raw)
 {
-	int64_t cpu;
+	static struct topology topo;
+	char why[256];
 
-	if (!raw->cpu) {
-		opt->cpu = cpu_last_online();
-		if (opt->cpu == 0 && !raw->allow_cpu0)
-			return bad("only CPU 0 is online; measuring there needs --cpu 0 --allow-cpu0");
-		return 0;
-	}
-	if (!parse_i64(raw->cpu, 0, 4095, &cpu))
-		return bad("--cpu: '%s' is not a CPU number", raw->cpu);
-	if (!cpu_is_online((int)cpu))
-		return bad("--cpu %s: no such online CPU", raw->cpu);
-	if (cpu == 0 && cpus_online_count() <= 2 && !raw->allow_cpu0)
-		return bad("--cpu 0: the harness and your shell live on CPU 0 of this %d-CPU machine; add --allow-cpu0 to insist",
-			   cpus_online_count());
-	opt->cpu = (int)cpu;
+	topology_read(&topo);
+	if (!placement_choose(raw->cpu, &topo, raw->allow_cpu0, opt->cpus, &opt->cpu_count, why, sizeof(why)))
+		return bad("%s", why);
+	opt->cpu = opt->cpus[0];
 	return 0;
 }
 

@@ -244,14 +244,14 @@ static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_r
 	}
 }
 
-/* Keeps the harness (and so the guardian) off the measured CPU when another one is online. */
-static void move_off_cpu(int cpu)
+/* Keeps the harness (and so the guardian) off the measured CPUs when another one is online. */
+static void move_off_cpus(const struct run_options *opt)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	for (int c = 0; c <= cpu_last_online(); c++)
-		if (c != cpu && cpu_is_online(c))
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
@@ -279,7 +279,7 @@ static int hold_cpu_dma_latency(json_object *root)
 /* The measured CPU is the one the harness and the shell live on (CPU 0, or the only one). */
 static bool hogs_harness_cpu(const struct run_options *opt)
 {
-	return opt->cpu == 0 || cpus_online_count() == 1;
+	return placement_has(opt->cpus, opt->cpu_count, 0) || cpus_online_count() == 1;
 }
 
 /*
@@ -376,8 +376,9 @@ int run_execute(const struct run_options *opt)
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	json_object_object_add(ctx.root, "system", sysinfo_collect());
+	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
 	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
-		if (c != opt->cpu && cpu_is_online(c))
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
 			ctx.other_cpu = c;
 
 	if (!limit_in_force(&ctx)) {
@@ -415,7 +416,7 @@ int run_execute(const struct run_options *opt)
 	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
 	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
 		ctx.longest_period_us = ctx.before.value[KNOB_CGROUP_PERIOD];
-	move_off_cpu(opt->cpu);
+	move_off_cpus(opt);
 	signals_install();
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
 	if (!guardian_start(hogs_harness_cpu(opt))) {
@@ -434,7 +435,7 @@ int run_execute(const struct run_options *opt)
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt));
 	progress_begin(opt->quiet, planned_seconds(opt));
-	ctx.trace = trace_open(opt->trace, &opt->cpu, 1);
+	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
 	status = ctx.shm ? measure_all(&ctx) : -1;
 	trace_close(ctx.trace);
 

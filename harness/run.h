@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "placement.h"
 #include "policy.h"
 #include "scenario.h"
 
@@ -17,7 +18,9 @@ struct run_options {
 	/* Empty: each scenario's own policies. */
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
-	int cpu;
+	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
+	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
+	int cpu_count;
 	double duration_s;
 	double noise_s;
 	double probe_s;		/* each regime-probe window; 0 skips the probe */

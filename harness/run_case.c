@@ -27,6 +27,7 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 		.gap_threshold_ns = GAP_THRESHOLD_NS,
 		.long_gap_ns = LONG_GAP_NS,
 		.lifetime_cap_s = (uint64_t)window_s + 10,
+		.mem_node = placement_node_of(cpu),
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
@@ -152,22 +153,26 @@ static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
 }
 
 /*
- * Copies of "each-but-0" tasks for every online CPU but CPU 0 and the measured one, after the
- * scenario's own tasks (so checks, which name the scenario's tasks, judge the measured CPU's).
- * Returns the number of tasks in all.
+ * Copies, after the scenario's own tasks (so checks, which name the scenario's tasks, judge the
+ * first measured CPU's): of tasks on the measured CPU for every other measured CPU, and of
+ * "each-but-0" tasks for every other online CPU but CPU 0. Returns the number of tasks in all.
  */
 static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out)
 {
+	const struct run_options *opt = ctx->opt;
 	int count = s->task_count;
 
 	for (int i = 0; i < s->task_count; i++) {
-		if (s->tasks[i].cpu != CPU_EACH_BUT_0)
+		bool measured = s->tasks[i].cpu == CPU_MEASURED;
+
+		if (!measured && s->tasks[i].cpu != CPU_EACH_BUT_0)
 			continue;
 		for (int c = 1; c <= cpu_last_online() && count < TASKS_MAX; c++) {
-			if (c == ctx->opt->cpu || !cpu_is_online(c))
+			if (c == opt->cpu || !cpu_is_online(c) || measured != placement_has(opt->cpus, opt->cpu_count, c))
 				continue;
 			out[count] = out[i];
 			out[count].cpu = c;
+			out[count].mem_node = placement_node_of(c);
 			snprintf(out[count].name, sizeof(out[count].name), "%.16s@%d", s->tasks[i].name, c % 10000);
 			count++;
 		}
@@ -247,6 +252,8 @@ static json_object *task_json(const struct task_record *rec, json_object *metric
 	json_object_object_add(obj, "name", json_object_new_string(c->name));
 	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
 	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
+	if (c->mem_node >= 0)
+		json_object_object_add(obj, "memory_node", json_object_new_int(c->mem_node));
 	json_object_object_add(obj, "sched_policy", json_object_new_string(classes[c->sched_policy % 7]));
 	json_object_object_add(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", json_object_new_int(c->priority));
 	if (c->cgroup[0])

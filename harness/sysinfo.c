@@ -556,6 +556,12 @@ static json_object *numa_node_json(int node, struct bitmask *cpus)
 			json_object_array_add(dist, json_object_new_int(numa_distance(node, other)));
 	json_object_object_add(obj, "cpus", list);
 	json_object_object_add(obj, "distances", dist);
+	{
+		long long free_bytes = -1, size = numa_node_size64(node, &free_bytes);
+
+		json_object_object_add(obj, "memory_mb", size >= 0 ? json_object_new_int64(size >> 20) : NULL);
+		json_object_object_add(obj, "memory_free_mb", size >= 0 ? json_object_new_int64(free_bytes >> 20) : NULL);
+	}
 	return obj;
 }
 
