@@ -109,7 +109,7 @@ static bool parse_list(const char *text, const struct topology *t, bool allow_cp
 			last = first;
 		for (int64_t c = first; c <= last; c++) {
 			if (index_of(t, (int)c) < 0) {
-				snprintf(why, len, "--cpu %.64s: CPU %d is not online", text, (int)c);
+				snprintf(why, len, "--cpu %.64s: CPU %d: no such online CPU", text, (int)c);
 				return false;
 			}
 			if (cpu0_refused(t, (int)c, allow_cpu0)) {

@@ -77,7 +77,7 @@ TEST(placement_bad_input_is_named)
 	static const int four[] = { 0, 0, 1, 1 }, one[] = { 0 };
 	struct topology t = topo(4, four), lone = topo(1, one);
 
-	expect_error("5", &t, "CPU 5 is not online");
+	expect_error("5", &t, "CPU 5: no such online CPU");
 	expect_error("1,1", &t, "CPU 1 given twice");
 	expect_error("1-2,2", &t, "given twice");
 	expect_error("a", &t, "'a' is not a CPU list");
