@@ -95,6 +95,8 @@ def test_trace_put_back_after_the_harness_is_killed():
     # The guardian removes the instance and unmounts what the run mounted.
     assert rtt.wait_for(lambda: rtt.tracefs_state() == before, timeout=3) is not None, (before, rtt.tracefs_state())
     assert rtt.wait_for(lambda: rtt.read_knobs()["sched_rt_runtime_us"] == 950000, timeout=3) is not None
+    # A throttled hog dies of the guardian's SIGKILL when it next gets the CPU.
+    assert rtt.wait_for(lambda: not rtt.rt_tasks_of(), timeout=3) is not None, rtt.rt_tasks_of()
 
 
 def test_no_trace_says_why():
