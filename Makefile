@@ -1,5 +1,8 @@
 # rtthrottle: realtime CPU throttling stress and regression suite.
-PKGS    := json-c numa zlib
+# WITH_TRACEFS=0 builds without libtracefs/libtraceevent (e.g. a static binary: they ship no
+# archives); each result's trace block then says "built without libtracefs".
+WITH_TRACEFS ?= 1
+PKGS    := json-c numa zlib $(if $(filter 1,$(WITH_TRACEFS)),libtracefs libtraceevent)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iharness -Iworkloads \
@@ -10,7 +13,9 @@ CFLAGS  += -DRTT_GIT_COMMIT='"$(GIT_COMMIT)"'
 BUILD   := build
 PYTHON  := /usr/bin/python3
 
-LIB_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard workloads/*.c)
+# The sched_switch recorder: libtracefs, or the stub that says why there is no trace.
+TRACE_OFF := $(if $(filter 1,$(WITH_TRACEFS)),harness/trace_none.c,harness/trace_tracefs.c)
+LIB_SRC  := $(filter-out harness/main.c $(TRACE_OFF),$(wildcard harness/*.c)) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -175,8 +180,8 @@ uninstall:
 STATIC_BUILD := build-static
 .PHONY: static clean-static
 static:
-	@$(MAKE) --no-print-directory BUILD=$(STATIC_BUILD) LDFLAGS=-static \
-		LDLIBS="$$(pkg-config --static --libs $(PKGS)) -lm" $(STATIC_BUILD)/rtthrottle
+	@$(MAKE) --no-print-directory BUILD=$(STATIC_BUILD) LDFLAGS=-static WITH_TRACEFS=0 \
+		LDLIBS="$$(pkg-config --static --libs json-c numa zlib) -lm" $(STATIC_BUILD)/rtthrottle
 
 clean: clean-static
 clean-static:

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps valgrind)
 packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test
+packages+=(libtracefs-dev libtraceevent-dev)  # sched_switch ground truth (make WITH_TRACEFS=0 without)
 packages+=(rt-tests)  # cyclictest, the reference of `make bench`
 packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes
 packages+=(libxml2-utils python3-jsonschema mandoc man-db)  # tests of export and the man page

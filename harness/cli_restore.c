@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "knobs.h"
 #include "state.h"
+#include "trace.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -12,7 +13,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "Usage: rtthrottle restore\n\n"
 		     "Puts back the knobs saved in %s by a run that died with its guardian,\n"
-		     "then removes the file. Refuses while a run is active (it restores itself).\n"
+		     "then removes the file; removes its tracefs instance and unmounts tracefs if it\n"
+		     "mounted it. Refuses while a run is active (it restores itself).\n"
 		     "Exit status: 0 restored or nothing to do, 1 restoring failed, 2 a run is active.\n",
 		state_file_path());
 }
@@ -40,6 +42,7 @@ int cmd_restore(int argc, char **argv)
 	fd = state_lock();
 	if (fd < 0)
 		return EXIT_USAGE;
+	trace_remove_stale(0);	/* a dead run's tracefs instance and mount */
 	loaded = state_load(&saved, &owner);
 	if (loaded == 0) {
 		printf("nothing to restore: no %s\n", state_file_path());

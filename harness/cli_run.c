@@ -31,8 +31,11 @@ static void usage(FILE *out)
 		"  --policy NAMES        comma-separated policies instead of each scenario's defaults\n"
 		"  --runtime-us N        an ad-hoc policy: RT runtime per period in us (-1: no limit)\n"
 		"  --period-us N         its period in us (default 1000000)\n"
-		"  --cpu N               the measured CPU (default: the last online CPU)\n"
-		"  --allow-cpu0          allow --cpu 0 on a machine with 2 CPUs or fewer\n"
+		"  --cpu LIST|last|per-node\n"
+		"                        the measured CPUs: a list (1 or 1,3 or 2-3), the last online CPU\n"
+		"                        (default) or each NUMA node's last online CPU; the first one\n"
+		"                        carries the judged tasks, the others copies of them\n"
+		"  --allow-cpu0          allow CPU 0 on a machine with 2 CPUs or fewer\n"
 		"  --duration SECONDS    measuring window of each result (default 3; whole periods are best)\n"
 		"  --repeat N            repetitions of each scenario x policy (default 1)\n"
 		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
@@ -42,6 +45,8 @@ static void usage(FILE *out)
 		"                        and again), stress-ng (--cpu, one worker a CPU) or none (also\n"
 		"                        turns off a scenario's own \"load\"); recorded as task \"load\"\n"
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
+		"  --trace, --no-trace   record sched_switch on the measured CPU as ground truth for\n"
+		"                        each case's gaps (default on; mounts tracefs if needed)\n"
 		"  --quiet               no progress on stderr\n"
 		EXPORT_OPTION_HELP
 		"  --help                this text\n\n"
@@ -52,7 +57,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
-	OPT_LOAD,
+	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +76,8 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	EXPORT_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -168,22 +175,13 @@ static int add_adhoc(struct run_options *opt, const struct raw_args *raw)
 
 static int choose_cpu(struct run_options *opt, const struct raw_args *raw)
 {
-	int64_t cpu;
+	static struct topology topo;
+	char why[256];
 
-	if (!raw->cpu) {
-		opt->cpu = cpu_last_online();
-		if (opt->cpu == 0 && !raw->allow_cpu0)
-			return bad("only CPU 0 is online; measuring there needs --cpu 0 --allow-cpu0");
-		return 0;
-	}
-	if (!parse_i64(raw->cpu, 0, 4095, &cpu))
-		return bad("--cpu: '%s' is not a CPU number", raw->cpu);
-	if (!cpu_is_online((int)cpu))
-		return bad("--cpu %s: no such online CPU", raw->cpu);
-	if (cpu == 0 && cpus_online_count() <= 2 && !raw->allow_cpu0)
-		return bad("--cpu 0: the harness and your shell live on CPU 0 of this %d-CPU machine; add --allow-cpu0 to insist",
-			   cpus_online_count());
-	opt->cpu = (int)cpu;
+	topology_read(&topo);
+	if (!placement_choose(raw->cpu, &topo, raw->allow_cpu0, opt->cpus, &opt->cpu_count, why, sizeof(why)))
+		return bad("%s", why);
+	opt->cpu = opt->cpus[0];
 	return 0;
 }
 
@@ -219,7 +217,8 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick", .load_tool = -1 };
+	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick",
+				  .load_tool = -1, .trace = true };
 	struct raw_args raw = { 0 };
 	int64_t repeat;
 	int c, err;
@@ -246,6 +245,8 @@ int cmd_run(int argc, char **argv)
 			if ((opt.load_tool = load_tool_find(optarg)) < 0)
 				return bad("--load: unknown load '%s' (%s)", optarg, load_tool_names());
 			break;
+		case OPT_TRACE: opt.trace = true; break;
+		case OPT_NO_TRACE: opt.trace = false; break;
 		case OPT_DURATION:
 			if (!parse_double(optarg, 0.1, 3600, &opt.duration_s))
 				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);

@@ -1,6 +1,7 @@
 #include "guardian.h"
 #include "cgroups.h"
 #include "state.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -25,7 +26,7 @@ static void guard(int fd) __attribute__((noreturn));
 static void guard(int fd)
 {
 	struct message msg;
-	pid_t pgid = 0;
+	pid_t pgid = 0, harness = getppid();
 	bool done = false;
 	ssize_t got;
 
@@ -52,6 +53,7 @@ static void guard(int fd)
 		kill(-pgid, SIGKILL);
 	state_remove_stale_temps();	/* the harness may have died saving the state */
 	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
+	trace_remove_stale(harness);	/* and its tracefs instance (and mount) */
 	if (!state_restore()) {
 		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
 		_exit(1);

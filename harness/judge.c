@@ -20,6 +20,22 @@ static const char *const quantities[] = {
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 };
 
+/* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
+static const char *const trace_figures[] = {
+	"events", "events_lost", "gaps_unresolved", "gap_count", "gap_total_us", "gap_max_us", "throttle_events",
+	"gap_share.cfs", "gap_share.idle", "gap_share.kthread", "gap_share.rt",
+};
+
+static bool is_trace_figure(const char *name)
+{
+	if (strncmp(name, "trace.", 6))
+		return false;
+	for (size_t i = 0; i < sizeof(trace_figures) / sizeof(trace_figures[0]); i++)
+		if (!strcmp(name + 6, trace_figures[i]))
+			return true;
+	return false;
+}
+
 static double window_share_tol(const struct judge_context *jc)
 {
 	const double window_us = jc->window_s * 1e6, tick = jc->model->tick_us;
@@ -135,6 +151,8 @@ static bool lookup(void *ctx, const char *name, double *v)
 		for (size_t i = 0; i < sizeof(quantities) / sizeof(quantities[0]); i++)
 			if (!strcmp(name, quantities[i]))
 				return strncmp(name, "cgroup_", 7) || s->tasks[lc->task].cgroup[0];
+		if (is_trace_figure(name))
+			return true;
 		if (dot) {
 			char task[32];
 
@@ -147,6 +165,12 @@ static bool lookup(void *ctx, const char *name, double *v)
 	}
 	if (quantity(lc, name, v))
 		return true;
+	if (is_trace_figure(name)) {
+		bool found;
+
+		*v = metric_value(lc->jc->trace, name + 6, &found);
+		return found;
+	}
 	if (dot) {
 		char task[32];
 		bool found;
@@ -214,8 +238,14 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	if (!expr_eval(sc->expect, lookup, &lc, &c->expected, err, sizeof(err)) ||
 	    !expr_eval(!strcmp(sc->tolerance, "share") ? "share_tol" : sc->tolerance, lookup, &lc, &c->tolerance,
 		       err, sizeof(err))) {
+		json_object *reason;
+
 		c->was_measured = false;
-		snprintf(c->rule, sizeof(c->rule), "cannot evaluate: %s", err);
+		/* A check on the trace's figures in a result without a trace: say why there is none. */
+		if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason))
+			snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%s)", json_object_get_string(reason));
+		else
+			snprintf(c->rule, sizeof(c->rule), "cannot evaluate: %s", err);
 		return;
 	}
 	snprintf(c->rule, sizeof(c->rule), "%s%s%s [expect %s, tolerance %s; %s; regimes %s]", sc->why,

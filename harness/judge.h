@@ -20,6 +20,7 @@ struct judge_context {
 	double steal_us;
 	double sweep_value;	/* the sweep parameter's value in this result */
 	json_object *metrics[TASKS_MAX];	/* per scenario task */
+	json_object *trace;	/* the result's trace block: `trace.METRIC` in expressions */
 };
 
 /* Returns how many checks were written; a check whose metric is absent has measured=false. */

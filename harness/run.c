@@ -12,6 +12,7 @@
 #include "state.h"
 #include "sysinfo.h"
 #include "tables.h"
+#include "trace.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -294,14 +295,14 @@ static int count_runnable(const struct run_ctx *ctx)
 	return total;
 }
 
-/* Keeps the harness (and so the guardian) off the measured CPU when another one is online. */
-static void move_off_cpu(int cpu)
+/* Keeps the harness (and so the guardian) off the measured CPUs when another one is online. */
+static void move_off_cpus(const struct run_options *opt)
 {
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	for (int c = 0; c <= cpu_last_online(); c++)
-		if (c != cpu && cpu_is_online(c))
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
@@ -329,7 +330,7 @@ static int hold_cpu_dma_latency(json_object *root)
 /* The measured CPU is the one the harness and the shell live on (CPU 0, or the only one). */
 static bool hogs_harness_cpu(const struct run_options *opt)
 {
-	return opt->cpu == 0 || cpus_online_count() == 1;
+	return placement_has(opt->cpus, opt->cpu_count, 0) || cpus_online_count() == 1;
 }
 
 /*
@@ -430,6 +431,7 @@ static int take_run_lock(const struct run_ctx *ctx)
 		}
 	}
 	cgroups_remove_stale();
+	trace_remove_stale(0);
 	return fd;
 }
 
@@ -487,8 +489,9 @@ int run_execute(const struct run_options *opt)
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	json_object_object_add(ctx.root, "system", sysinfo_collect());
+	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
 	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
-		if (c != opt->cpu && cpu_is_online(c))
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
 			ctx.other_cpu = c;
 	privileges_probe(&ctx.priv);
 	writes = ctx.priv.write_knobs;
@@ -533,7 +536,7 @@ int run_execute(const struct run_options *opt)
 	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
 	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
 		ctx.longest_period_us = ctx.before.value[KNOB_CGROUP_PERIOD];
-	move_off_cpu(opt->cpu);
+	move_off_cpus(opt);
 	signals_install();
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
 	if (writes && !guardian_start(hogs_harness_cpu(opt))) {
@@ -552,7 +555,9 @@ int run_execute(const struct run_options *opt)
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt));
 	progress_begin(opt->quiet, planned_seconds(opt));
+	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
 	status = ctx.shm ? measure_all(&ctx) : -1;
+	trace_close(ctx.trace);
 
 	/* Restore, verify, and only then let the guardian go. */
 	restore_ok = put_back_knobs(&ctx, &after);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "export.h"
+#include "placement.h"
 #include "policy.h"
 #include "scenario.h"
 
@@ -18,7 +19,9 @@ struct run_options {
 	/* Empty: each scenario's own policies. */
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
-	int cpu;
+	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
+	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
+	int cpu_count;
 	double duration_s;
 	double noise_s;
 	double probe_s;		/* each regime-probe window; 0 skips the probe */
@@ -26,6 +29,7 @@ struct run_options {
 	char output[PATH_MAX];
 	char cmdline[1024];
 	bool quiet;
+	bool trace;		/* record sched_switch as ground truth (--trace / --no-trace) */
 	const char *suite;
 	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
 	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */

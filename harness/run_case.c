@@ -30,6 +30,7 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 		.long_gap_ns = LONG_GAP_NS,
 		.lifetime_cap_s = (uint64_t)window_s + 10,
 		.avoid_cpu = -1,
+		.mem_node = placement_node_of(cpu),
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
@@ -88,6 +89,7 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		uint64_t setup_ns = 3000000000ull + (uint64_t)ctx->longest_period_us * 1000ull;
 
 		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), setup_ns, why, why_len);
+		trace_window_end(ctx->trace);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
@@ -154,20 +156,25 @@ static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
 }
 
 /*
- * Copies of "each-but-0" tasks for every online CPU but CPU 0 and the measured one, after the
- * scenario's own tasks (so checks, which name the scenario's tasks, judge the measured CPU's).
- * Returns the number of tasks in all.
+ * Copies, after the scenario's own tasks (so checks, which name the scenario's tasks, judge the
+ * first measured CPU's): of tasks on the measured CPU for every other measured CPU, and of
+ * "each-but-0" tasks for every other online CPU but CPU 0. Returns the number of tasks in all.
  */
 static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out, int count)
 {
+	const struct run_options *opt = ctx->opt;
+
 	for (int i = 0; i < s->task_count; i++) {
-		if (s->tasks[i].cpu != CPU_EACH_BUT_0)
+		bool measured = s->tasks[i].cpu == CPU_MEASURED;
+
+		if (!measured && s->tasks[i].cpu != CPU_EACH_BUT_0)
 			continue;
 		for (int c = 1; c <= cpu_last_online() && count < TASKS_MAX; c++) {
-			if (c == ctx->opt->cpu || !cpu_is_online(c))
+			if (c == opt->cpu || !cpu_is_online(c) || measured != placement_has(opt->cpus, opt->cpu_count, c))
 				continue;
 			out[count] = out[i];
 			out[count].cpu = c;
+			out[count].mem_node = placement_node_of(c);
 			snprintf(out[count].name, sizeof(out[count].name), "%.16s@%d", s->tasks[i].name, c % 10000);
 			count++;
 		}
@@ -253,6 +260,8 @@ static json_object *task_json(const struct task_record *rec, json_object *metric
 	json_object_object_add(obj, "name", json_object_new_string(c->name));
 	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
 	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
+	if (c->mem_node >= 0)
+		json_object_object_add(obj, "memory_node", json_object_new_int(c->mem_node));
 	json_object_object_add(obj, "sched_policy", json_object_new_string(classes[c->sched_policy % 7]));
 	json_object_object_add(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", json_object_new_int(c->priority));
 	if (c->cgroup[0])
@@ -285,6 +294,7 @@ static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, cons
 	bool ok = true;
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
+	json_object_object_get_ex(res, "trace", &jc.trace);
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	for (int i = 0; i < n; i++) {
 		json_object_array_add(arr, check_to_json(&checks[i]));
@@ -325,7 +335,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	char name[192], why[320] = "";
 	enum window_status status;
 	struct limiter limiter;
-	int count;
+	int count, traced;
 	bool ok;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
@@ -340,6 +350,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		record_error(ctx, res, name, why);
 		return;
 	}
+	traced = trace_arm(ctx->trace, tasks, count, ctx->opt->cpu, window_s);
 	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
@@ -367,6 +378,8 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
 	}
 	json_object_object_add(res, "tasks", arr);
+	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
+							      threshold_for(ctx, &limiter, ROLE_HOG)));
 	ok = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);

@@ -383,7 +383,7 @@ bool cpu_is_online(int cpu)
 
 /* ---- debugfs ---- */
 
-static bool mounted_at(const char *dir, const char *type)
+bool sysinfo_mounted_at(const char *dir, const char *type)
 {
 	FILE *f = setmntent("/proc/mounts", "r");
 	struct mntent ent, *m;
@@ -418,7 +418,7 @@ static void fair_server_explain(const char *path, int err, char *why, size_t len
 {
 	char lockdown[32];
 
-	if (err == ENOENT && !mounted_at(debugfs_dir, "debugfs"))
+	if (err == ENOENT && !sysinfo_mounted_at(debugfs_dir, "debugfs"))
 		snprintf(why, len, "debugfs is not mounted at %s", debugfs_dir);
 	else if (err == ENOENT)
 		snprintf(why, len, "%s does not exist (the fair server came in 6.12)", path);
@@ -615,6 +615,12 @@ static json_object *numa_node_json(int node, struct bitmask *cpus)
 			json_object_array_add(dist, json_object_new_int(numa_distance(node, other)));
 	json_object_object_add(obj, "cpus", list);
 	json_object_object_add(obj, "distances", dist);
+	{
+		long long free_bytes = -1, size = numa_node_size64(node, &free_bytes);
+
+		json_object_object_add(obj, "memory_mb", size >= 0 ? json_object_new_int64(size >> 20) : NULL);
+		json_object_object_add(obj, "memory_free_mb", size >= 0 ? json_object_new_int64(free_bytes >> 20) : NULL);
+	}
 	return obj;
 }
 
@@ -676,7 +682,7 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 	json_object *obj = json_object_new_object();
 	char lockdown[32];
 
-	json_object_object_add(obj, "mounted", json_object_new_boolean(mounted_at(debugfs_dir, "debugfs")));
+	json_object_object_add(obj, "mounted", json_object_new_boolean(sysinfo_mounted_at(debugfs_dir, "debugfs")));
 	json_object_object_add(obj, "lockdown", lockdown_mode(lockdown, sizeof(lockdown))
 							? json_object_new_string(lockdown) : NULL);
 	json_object_object_add(obj, "fair_server_readable",

@@ -39,6 +39,9 @@ int cpus_online_count(void);
 int cpu_last_online(void);
 bool cpu_is_online(int cpu);
 
+/* A filesystem of `type` is mounted at dir (/proc/mounts). */
+bool sysinfo_mounted_at(const char *dir, const char *type);
+
 /* The whole system block, as `rtthrottle info` prints it and results embed it. */
 json_object *sysinfo_collect(void);
 

@@ -3,8 +3,8 @@
 tests (tests/faults: killed harness, killed tasks, signals, full or read-only results folder).
 
 Prints one line per test and a closing 'N passed, N failed, N skipped'. After every kernel or
-fault test it checks that the knobs are back and no realtime task of ours is left; a test that
-leaves either behind fails.
+fault test it checks that the knobs are back, tracefs is as it was (mounts, rtthrottle-*
+instances) and no realtime task of ours is left; a test that leaves any behind fails.
 Usage: tests/run_tests.py [--unit-only|--kernel-only] [NAME-SUBSTRING]
 (--kernel-only runs the kernel and the fault tests; NAME-SUBSTRING also matches 'faults'.)
 """
@@ -58,11 +58,14 @@ def kernel_tests(name_filter, folder="kernel"):
     return tests
 
 
-def leftovers(knobs_before):
+def leftovers(knobs_before, tracefs_before):
     problems = []
     knobs = rtt.read_knobs()
     if knobs != knobs_before:
         problems.append(f"knobs changed: {knobs_before} -> {knobs}")
+    tracefs = rtt.tracefs_state()
+    if tracefs != tracefs_before:
+        problems.append(f"tracefs changed: {tracefs_before} -> {tracefs}")
     tasks = rtt.rt_tasks_of()
     if tasks:
         problems.append(f"realtime tasks left: {tasks}")
@@ -72,13 +75,14 @@ def leftovers(knobs_before):
 def run_kernel(name_filter):
     passed = failed = skipped = 0
     knobs_before = rtt.read_knobs()
+    tracefs_before = rtt.tracefs_state()
     tests = [("kernel",) + t for t in kernel_tests(name_filter)]
     tests += [("faults",) + t for t in kernel_tests(name_filter, "faults")]
     for suite, full, fn, _ in tests:
         start = time.monotonic()
         try:
             fn()
-            problems = leftovers(knobs_before)
+            problems = leftovers(knobs_before, tracefs_before)
             if problems:
                 raise AssertionError("; ".join(problems))
             passed += 1
@@ -92,7 +96,7 @@ def run_kernel(name_filter):
             for line in traceback.format_exception_only(type(exc), exc):
                 for sub in line.rstrip().splitlines():
                     print(f"# {sub}")
-            if leftovers(knobs_before):
+            if leftovers(knobs_before, tracefs_before):
                 subprocess.run([rtt.BINARY, "restore"], capture_output=True)
         sys.stdout.flush()
     return passed, failed, skipped

@@ -3,6 +3,7 @@
 #include "spin_measure.h"
 
 #include <errno.h>
+#include <numa.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -123,6 +124,12 @@ static void place_and_schedule(struct task_record *rec)
 				CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		task_fail(rec, "pinning to CPU %d: %s", c->cpu, strerror(errno));
+	/* Memory on the CPU's own node, before mlockall faults the pages in. */
+	if (c->mem_node >= 0 && c->cpu >= 0 && numa_available() >= 0) {
+		numa_set_preferred(c->mem_node);
+		if (numa_preferred() != c->mem_node)
+			task_fail(rec, "preferring memory of NUMA node %d: the policy did not take", c->mem_node);
+	}
 	join_cgroup(rec);
 	if (c->sched_policy == SCHED_OTHER) {
 		if (setpriority(PRIO_PROCESS, 0, c->priority))

@@ -121,6 +121,7 @@ struct task_config {
 	int priority;		/* RT priority, or nice for SCHED_OTHER */
 	uint64_t dl_runtime_ns, dl_period_ns;
 	char cgroup[CGROUP_NAME_MAX];	/* cgroup v1 cpu group to join first, or empty */
+	int mem_node;		/* NUMA node its memory is preferred on (its CPU's), -1: no NUMA or unpinned */
 	uint64_t gap_threshold_ns;
 	uint64_t long_gap_ns;
 	uint64_t window_ns;	/* length of the measuring window */

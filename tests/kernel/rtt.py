@@ -110,3 +110,32 @@ def metrics(results_entry, role):
         if t["role"] == role:
             return t["metrics"]
     raise AssertionError(f"no {role} task")
+
+
+TRACEFS_DIR = "/sys/kernel/tracing"
+
+
+def tracefs_mounts():
+    """The tracefs mounts, as /proc/mounts lists them (source, dir, type, options)."""
+    with open("/proc/mounts") as f:
+        return sorted(line.split()[:4] for line in f if line.split()[2] == "tracefs")
+
+
+def tracefs_state():
+    """What a run may change in tracefs: its mounts, rtthrottle-* instances and the mount marker."""
+    instances = []
+    for _, where, _, _ in tracefs_mounts():
+        try:
+            instances += [os.path.join(where, "instances", n) for n in os.listdir(os.path.join(where, "instances"))
+                          if n.startswith("rtthrottle-")]
+        except OSError:
+            pass
+    state_dir = os.environ.get("RTTHROTTLE_STATE_DIR") or "/run/rtthrottle"
+    return {"mounts": tracefs_mounts(), "instances": sorted(instances),
+            "marker": os.path.exists(os.path.join(state_dir, "tracefs-mounted"))}
+
+
+def remount_tracefs(entry):
+    """Mounts tracefs again as /proc/mounts described it before (source, dir, type, options)."""
+    source, where, fstype, options = entry
+    subprocess.run(["mount", "-t", fstype, "-o", options, source, where], check=True)

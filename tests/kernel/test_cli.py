@@ -48,6 +48,10 @@ BAD_INPUTS = [
     (["--cpu", "99"], "--cpu 99"),
     (["--cpu", "x1"], "x1"),
     (["--cpu", "0"], "--allow-cpu0"),
+    (["--cpu", "1,1"], "given twice"),
+    (["--cpu", "per_node"], "per_node"),
+    (["--cpu", "3-2"], "3-2"),
+    (["--cpu", "1,"], "'1,'"),
     (["--scenario", "no-such-scenario"], "no-such-scenario"),
     (["--policy", "no-such-policy"], "no-such-policy"),
     (["--suite", "bogus"], "bogus"),
@@ -64,7 +68,7 @@ BAD_INPUTS = [
 
 
 def test_bad_input_exits_2_names_input_changes_nothing():
-    before = rtt.read_knobs()
+    before, tracefs = rtt.read_knobs(), rtt.tracefs_state()
     tmp = tempfile.mkdtemp(prefix="rtt-bad-")
     cases = BAD_INPUTS + [(["--cpu", _offline_or_missing_cpu()], "no such online CPU")]
     for args, named in cases:
@@ -74,6 +78,7 @@ def test_bad_input_exits_2_names_input_changes_nothing():
         assert named in proc.stderr, (args, named, proc.stderr)
         assert rtt.read_knobs() == before, (args, rtt.read_knobs())
         assert not rtt.rt_tasks_of(), args
+        assert rtt.tracefs_state() == tracefs, args
     assert os.listdir(tmp) == [], f"bad input left files: {os.listdir(tmp)}"
     assert not os.path.exists("/run/rtthrottle/state.json")
 

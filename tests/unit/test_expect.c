@@ -363,6 +363,7 @@ struct hog_case {
 	struct judge_context jc;
 	struct check checks[SCENARIO_CHECKS_MAX];
 	int n;
+	const char *trace_json;	/* the result's trace block; NULL: one that agrees with the hog */
 };
 
 static struct hog_case hc;
@@ -419,7 +420,21 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 	hc.jc.steal_us = steal_us;
 	hc.jc.metrics[hc.hog] = parse(hog_json);
 	hc.jc.metrics[hc.victim] = parse(victim_json);
+	if (hc.trace_json) {
+		hc.jc.trace = parse(hc.trace_json);
+	} else {
+		json_object *v;
+
+		/* sched_switch saw what the hog saw. */
+		hc.jc.trace = parse("{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0}");
+		if (json_object_object_get_ex(hc.jc.metrics[hc.hog], "throttle_events", &v))
+			json_object_object_add(hc.jc.trace, "throttle_events", json_object_get(v));
+		if (json_object_object_get_ex(hc.jc.metrics[hc.hog], "gap_max_us", &v))
+			json_object_object_add(hc.jc.trace, "gap_max_us", json_object_get(v));
+	}
 	hc.n = judge_result(&hc.jc, hc.checks, SCENARIO_CHECKS_MAX);
+	json_object_put(hc.jc.trace);
+	hc.jc.trace = NULL;
 	json_object_put(hc.jc.metrics[hc.hog]);
 	json_object_put(hc.jc.metrics[hc.victim]);
 	hc.jc.metrics[hc.hog] = hc.jc.metrics[hc.victim] = NULL;
@@ -639,4 +654,45 @@ TEST(kernel_model_json_shape)
 	CHECK(json_object_object_get_ex(obj, "observed", NULL), "no observed after the probe");
 	CHECK(json_object_object_get_ex(obj, "agrees", &v) && json_object_get_boolean(v), "agrees");
 	json_object_put(obj);
+}
+
+/* The trace checks: the hog's own gaps against sched_switch, and a result without a trace. */
+TEST(judge_fifo_hog_against_the_trace)
+{
+	const struct check *c = NULL;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	/* The hog missed half the throttles sched_switch shows, and its longest gap is 20 ms off. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 1,"
+			" \"throttle_events\": 5, \"gap_max_us\": 30000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hc.checks[i].metric, "throttle_events") && NEAR(hc.checks[i].expected, 5))
+			c = &hc.checks[i];
+	CHECK(c && c->was_measured && !c->passed && NEAR(c->tolerance, 2), "throttle events against the trace");
+	c = NULL;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hc.checks[i].metric, "gap_max_us") && NEAR(hc.checks[i].expected, 30000))
+			c = &hc.checks[i];
+	CHECK(c && c->was_measured && !c->passed && NEAR(c->tolerance, 200), "longest gap against the trace: 2 x noise");
+	/* Lost events: the longest gap is not compared. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 3, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 30000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	for (int i = 0; i < n; i++)
+		CHECK(!NEAR(hc.checks[i].expected, 30000), "a trace with lost events judged the longest gap");
+	/* No trace: the trace checks are not measured, and say why. */
+	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	c = NULL;
+	for (int i = 0; i < n; i++)
+		if (!hc.checks[i].was_measured)
+			c = &hc.checks[i];
+	CHECK(c && strstr(c->rule, "no trace (built without libtracefs)"), "rule of an unmeasured trace check: %s",
+	      c ? c->rule : "none");
+	CHECK(failed_checks(hc.checks, n) == 0, "no trace fails nothing");
+	hc.trace_json = NULL;
+	hog_case_unload();
 }

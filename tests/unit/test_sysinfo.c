@@ -259,3 +259,48 @@ TEST(sysinfo_collect_shape)
 	}
 	json_object_put(obj);
 }
+
+/* The live NUMA block: every online CPU in exactly one node, a square distance matrix, memory. */
+TEST(sysinfo_numa_block)
+{
+	json_object *sys = sysinfo_collect(), *numa, *nodes, *cpus, *v;
+	int seen[4096] = { 0 };
+	size_t n;
+
+	CHECK(json_object_object_get_ex(sys, "numa", &numa) && json_object_object_get_ex(numa, "nodes", &nodes),
+	      "numa.nodes present");
+	CHECK(json_object_object_get_ex(numa, "available", &v), "numa.available present");
+	if (!json_object_get_boolean(v)) {
+		CHECK(json_object_array_length(nodes) == 0, "no nodes without NUMA");
+		json_object_put(sys);
+		return;
+	}
+	n = json_object_array_length(nodes);
+	CHECK(n >= 1, "at least one node");
+	for (size_t i = 0; i < n; i++) {
+		json_object *node = json_object_array_get_idx(nodes, i), *dist, *list, *mem, *free_mb;
+
+		CHECK(json_object_object_get_ex(node, "distances", &dist) && json_object_array_length(dist) == n,
+		      "node %zu: one distance per node", i);
+		CHECK(json_object_get_int(json_object_array_get_idx(dist, i)) == 10, "node %zu: local distance 10", i);
+		CHECK(json_object_object_get_ex(node, "memory_mb", &mem) && json_object_get_int64(mem) > 0,
+		      "node %zu: memory_mb", i);
+		CHECK(json_object_object_get_ex(node, "memory_free_mb", &free_mb) &&
+			      json_object_get_int64(free_mb) <= json_object_get_int64(mem),
+		      "node %zu: free within total", i);
+		if (json_object_object_get_ex(node, "cpus", &list))
+			for (size_t c = 0; c < json_object_array_length(list); c++) {
+				int cpu = json_object_get_int(json_object_array_get_idx(list, c));
+
+				if (cpu >= 0 && cpu < 4096)
+					seen[cpu]++;
+			}
+	}
+	CHECK(json_object_object_get_ex(sys, "cpus", &cpus) && json_object_object_get_ex(cpus, "online", &v), "cpus");
+	for (size_t c = 0; c < json_object_array_length(v); c++) {
+		int cpu = json_object_get_int(json_object_array_get_idx(v, c));
+
+		CHECK(cpu >= 4096 || seen[cpu] == 1, "online CPU %d in %d nodes", cpu, cpu < 4096 ? seen[cpu] : -1);
+	}
+	json_object_put(sys);
+}

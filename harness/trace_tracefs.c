@@ -1,0 +1,208 @@
+/* The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent (fields). */
+#include "trace_backend.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+struct recorder {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	int switch_id;
+	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm;
+	uint64_t lost_at_start;
+	void (*fn)(void *ctx, const struct trace_switch *ev);
+	void *ctx;
+};
+
+bool recorder_built_in(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return true;
+}
+
+static bool fields_found(struct recorder *r)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "sched", "sched_switch");
+
+	if (!ev)
+		return false;
+	r->switch_id = ev->id;
+	r->prev_pid = tep_find_field(ev, "prev_pid");
+	r->prev_state = tep_find_field(ev, "prev_state");
+	r->next_pid = tep_find_field(ev, "next_pid");
+	r->next_prio = tep_find_field(ev, "next_prio");
+	r->next_comm = tep_find_field(ev, "next_comm");
+	return r->prev_pid && r->prev_state && r->next_pid && r->next_prio && r->next_comm;
+}
+
+struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
+{
+	static const char *const systems[] = { "sched", NULL };
+	struct recorder *r = calloc(1, sizeof(*r));
+	char *dir = strdup(tracing_dir);
+	const char *step = "";
+
+	if (!r || !dir) {
+		snprintf(why, len, "out of memory");
+		goto fail;
+	}
+	/* Pin libtracefs to the folder we checked, so it never mounts one of its own. */
+	if (tracefs_set_tracing_dir(dir)) {
+		step = "tracefs_set_tracing_dir";
+		goto fail_errno;
+	}
+	r->inst = tracefs_instance_create(name);
+	if (!r->inst) {
+		step = "creating the instance";
+		goto fail_errno;
+	}
+	/* A new instance traces from the start: off before anything is enabled. */
+	if (tracefs_trace_off(r->inst) < 0) {
+		step = "tracing_on 0";
+		goto fail_errno;
+	}
+	if (tracefs_instance_file_write(r->inst, "trace_clock", "mono") < 0) {
+		step = "trace_clock mono";
+		goto fail_errno;
+	}
+	if (tracefs_instance_set_affinity(r->inst, cpus) < 0) {
+		step = "tracing_cpumask";
+		goto fail_errno;
+	}
+	if (tracefs_event_enable(r->inst, "sched", "sched_switch") < 0) {
+		step = "enabling sched:sched_switch";
+		goto fail_errno;
+	}
+	r->tep = tracefs_local_events_system(tracing_dir, systems);
+	if (!r->tep || !fields_found(r)) {
+		snprintf(why, len, "cannot parse the format of sched:sched_switch under %s/events", tracing_dir);
+		goto fail;
+	}
+	free(dir);
+	return r;
+fail_errno:
+	snprintf(why, len, "%s in %s/instances/%s: %s", step, tracing_dir, name, strerror(errno ? errno : EIO));
+fail:
+	free(dir);
+	recorder_close(r);
+	return NULL;
+}
+
+/* Events the kernel overwrote or dropped on the traced CPUs so far. */
+static uint64_t lost_events(struct recorder *r, const int *cpus, int ncpus)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; i < ncpus; i++) {
+		char file[64], *text, *line;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpus[i]);
+		text = tracefs_instance_file_read(r->inst, file, NULL);
+		for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			uint64_t v;
+
+			if (sscanf(line, "overrun: %" SCNu64, &v) == 1 || sscanf(line, "dropped events: %" SCNu64, &v) == 1)
+				lost += v;
+		}
+		free(text);
+	}
+	return lost;
+}
+
+bool recorder_start(struct recorder *r, const int *cpus, int ncpus, size_t kb, char *why, size_t len)
+{
+	for (int i = 0; i < ncpus; i++) {
+		ssize_t now = tracefs_instance_get_buffer_size(r->inst, cpus[i]);
+
+		if (now < (ssize_t)kb && tracefs_instance_set_buffer_size(r->inst, kb, cpus[i]) < 0) {
+			snprintf(why, len, "buffer of %zu KiB on CPU %d: %s", kb, cpus[i], strerror(errno ? errno : ENOMEM));
+			return false;
+		}
+	}
+	if (tracefs_instance_file_clear(r->inst, "trace") < 0) {
+		snprintf(why, len, "emptying the buffer: %s", strerror(errno ? errno : EIO));
+		return false;
+	}
+	r->lost_at_start = lost_events(r, cpus, ncpus);
+	if (tracefs_trace_on(r->inst) < 0) {
+		snprintf(why, len, "tracing_on 1: %s", strerror(errno ? errno : EIO));
+		return false;
+	}
+	return true;
+}
+
+void recorder_stop(struct recorder *r)
+{
+	tracefs_trace_off(r->inst);
+}
+
+static int on_event(struct tep_event *event, struct tep_record *record, int cpu, void *ctx)
+{
+	struct recorder *r = ctx;
+	struct trace_switch ev = { .ts_ns = record->ts, .cpu = cpu };
+	unsigned long long v;
+
+	if (event->id != r->switch_id)
+		return 0;
+	if (!tep_read_number_field(r->prev_pid, record->data, &v))
+		ev.prev_pid = (int)v;
+	if (!tep_read_number_field(r->prev_state, record->data, &v))
+		ev.prev_state = (int64_t)v;
+	if (!tep_read_number_field(r->next_pid, record->data, &v))
+		ev.next_pid = (int)v;
+	if (!tep_read_number_field(r->next_prio, record->data, &v))
+		ev.next_prio = (int)v;
+	if (r->next_comm->offset + r->next_comm->size <= record->size) {
+		size_t n = (size_t)r->next_comm->size < sizeof(ev.next_comm) - 1 ? (size_t)r->next_comm->size
+										: sizeof(ev.next_comm) - 1;
+
+		memcpy(ev.next_comm, (const char *)record->data + r->next_comm->offset, n);
+	}
+	r->fn(r->ctx, &ev);
+	return 0;
+}
+
+bool recorder_read(struct recorder *r, const int *cpus, int ncpus,
+		   void (*fn)(void *ctx, const struct trace_switch *ev), void *ctx, uint64_t *lost, char *why, size_t len)
+{
+	cpu_set_t set;
+	uint64_t now;
+
+	CPU_ZERO(&set);
+	for (int i = 0; i < ncpus; i++)
+		CPU_SET(cpus[i], &set);
+	r->fn = fn;
+	r->ctx = ctx;
+	if (tracefs_iterate_raw_events(r->tep, r->inst, &set, sizeof(set), on_event, r) < 0) {
+		snprintf(why, len, "reading the trace buffer: %s", strerror(errno ? errno : EIO));
+		return false;
+	}
+	now = lost_events(r, cpus, ncpus);
+	*lost = now > r->lost_at_start ? now - r->lost_at_start : 0;
+	return true;
+}
+
+void recorder_close(struct recorder *r)
+{
+	if (!r)
+		return;
+	if (r->inst) {
+		tracefs_trace_off(r->inst);
+		tracefs_event_disable(r->inst, "sched", "sched_switch");
+		if (tracefs_instance_destroy(r->inst) < 0)
+			fprintf(stderr, "rtthrottle: warning: cannot remove tracefs instance %s: %s\n",
+				tracefs_instance_get_name(r->inst), strerror(errno));
+		tracefs_instance_free(r->inst);
+	}
+	if (r->tep)
+		tep_free(r->tep);
+	free(r);
+}

@@ -1,0 +1,124 @@
+"""sched_switch ground truth on this kernel: the trace block of fifo-hog-share under the default
+policy against the hog's own gap detection, tracefs put back as it was (also when the run had to
+mount it, and when the harness is killed), and the block's reason when there is no trace."""
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+import rtt
+
+RUN = ["run", "--quiet", "--scenario", "fifo-hog-share", "--policy", "default", "--probe-seconds", "0"]
+PERIOD_US, SLOT_US, TICK_US = 1000000, 50000, 4000
+
+
+def _run(extra=(), binary=None):
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-trace-"), "r.json")
+    proc = subprocess.run([binary or rtt.BINARY] + RUN + list(extra) + ["--output", out], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc, rtt.load(out)["results"][0]
+
+
+def _hog(res):
+    return [t["metrics"] for t in res["tasks"] if t["name"] == "hog"][0]
+
+
+def test_trace_gaps_match_the_hogs_own():
+    before = rtt.tracefs_state()
+    proc, res = _run()
+    trace, hog = res["trace"], _hog(res)
+    assert trace["status"] == "recorded", trace
+    assert trace["events_lost"] == 0 and trace["hog_seen"], trace
+    assert trace["cpus"] == [res["tasks"][0]["cpu"]]
+    # Classic throttling at 950000/1000000: one ~50 ms gap a second (plus up to a tick or two
+    # before the throttle bites), filled by the CFS victim.
+    # Gaps cut by the window edges (the victim stops at the window end) are left out, as the
+    # hog leaves them out of its throttle events.
+    long = [g for g in trace["gaps"] if g["len_us"] >= SLOT_US / 2 and not g.get("open_at_end")
+            and not g.get("cut_at_start")]
+    assert len(long) >= res["window_s"] - 1, trace["gaps"]
+    for g in long:
+        assert SLOT_US - TICK_US <= g["len_us"] <= SLOT_US + 3 * TICK_US, g
+        assert g["by_kind_us"].get("cfs", 0) >= 0.9 * g["len_us"], g
+        assert g["ran"][0]["task"] == "victim", g
+    starts = [g["start_ms"] for g in long]
+    for a, b in zip(starts, starts[1:]):
+        assert abs(b - a - PERIOD_US / 1000) <= 3 * TICK_US / 1000, starts
+    assert trace["gap_share"]["cfs"] >= 0.9, trace["gap_share"]
+    # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
+    # without a recorded end), the same longest gap plus what interrupts take at its edges.
+    assert abs(hog["throttle_events"] - trace["throttle_events"]) <= 1 + trace["gaps_unresolved"], (hog, trace)
+    assert 0 <= hog["gap_max_us"] - trace["gap_max_us"] <= 2 * TICK_US + res["steal_us"], (hog["gap_max_us"], trace)
+    for metric in ("throttle_events", "gap_max_us"):
+        checks = [c for c in res["checks"] if c["metric"] == metric and c["expected"] == trace[metric]]
+        assert checks and all(c["verdict"] == "pass" for c in checks), res["checks"]
+    assert rtt.tracefs_state() == before
+
+
+def test_trace_mounts_tracefs_and_puts_it_back():
+    rtt.require_root()
+    before = rtt.tracefs_mounts()
+    ours = [m for m in before if m[1] == rtt.TRACEFS_DIR]
+    if ours:
+        subprocess.run(["umount", rtt.TRACEFS_DIR], check=True)
+    try:
+        assert not [m for m in rtt.tracefs_mounts() if m[1] == rtt.TRACEFS_DIR]
+        proc, res = _run()
+        assert res["trace"]["status"] == "recorded" and res["trace"]["tracing_dir"] == rtt.TRACEFS_DIR, res["trace"]
+        assert not [m for m in rtt.tracefs_mounts() if m[1] == rtt.TRACEFS_DIR], "the run left tracefs mounted"
+        assert not rtt.tracefs_state()["marker"]
+    finally:
+        for entry in ours:
+            rtt.remount_tracefs(entry)
+    assert rtt.tracefs_mounts() == before
+
+
+def test_trace_put_back_after_the_harness_is_killed():
+    rtt.require_root()
+    before = rtt.tracefs_state()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-trace-"), "r.json")
+    proc = rtt.start(RUN + ["--noise-seconds", "0.3", "--output", out])
+    try:
+        found = rtt.wait_for(lambda: any(p.endswith(f"rtthrottle-{proc.pid}") for p in rtt.tracefs_state()["instances"]),
+                             timeout=20)
+        assert found is not None, "the run never created its instance"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)
+    # The guardian removes the instance and unmounts what the run mounted.
+    assert rtt.wait_for(lambda: rtt.tracefs_state() == before, timeout=3) is not None, (before, rtt.tracefs_state())
+    assert rtt.wait_for(lambda: rtt.read_knobs()["sched_rt_runtime_us"] == 950000, timeout=3) is not None
+    # A throttled hog dies of the guardian's SIGKILL when it next gets the CPU.
+    assert rtt.wait_for(lambda: not rtt.rt_tasks_of(), timeout=3) is not None, rtt.rt_tasks_of()
+
+
+def test_no_trace_says_why():
+    before = rtt.tracefs_state()
+    _, res = _run(["--no-trace"])
+    assert res["trace"] == {"status": "skipped", "reason": "--no-trace"}, res["trace"]
+    skipped = [c for c in res["checks"] if "trace" in c["rule"]]
+    assert skipped and all(c["verdict"] == "not-measured" and "no trace (--no-trace)" in c["rule"] for c in skipped), \
+        skipped
+    assert res["verdict"] == "pass"
+    assert rtt.tracefs_state() == before
+
+
+def test_built_without_libtracefs_says_so():
+    rtt.require_root()
+    build = subprocess.run(["make", "-s", "WITH_TRACEFS=0", "BUILD=build-notrace", "build-notrace/rtthrottle"],
+                           capture_output=True, text=True, cwd=rtt.ROOT, timeout=300)
+    assert build.returncode == 0, build.stderr
+    binary = os.path.join(rtt.ROOT, "build-notrace", "rtthrottle")
+    linked = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    assert "libtracefs" not in linked and "libtraceevent" not in linked, linked
+    before = rtt.tracefs_state()
+    _, res = _run(binary=binary)
+    assert res["trace"] == {"status": "skipped", "reason": "built without libtracefs"}, res["trace"]
+    assert rtt.tracefs_state() == before
