@@ -29,8 +29,8 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 {
 	const struct gap_stats *g = &rec->gaps;
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
-	const struct gap_event *first = NULL, *last = NULL;
-	int n = 0, k = 0, k_lens = 0;
+	const struct gap_event *first = NULL, *last = NULL, *first_cut = NULL, *last_cut = NULL;
+	int n = 0, k = 0, k_lens = 0, n_cut = 0;
 
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
@@ -52,8 +52,13 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 			first = e;
 		last = e;
 		/* A gap from the window's first instant was cut by the window: no length to judge. */
-		if (e->start_ns > 0)
+		if (e->start_ns > 0) {
 			lens[k_lens++] = (double)e->len_ns / 1000.0;
+			if (!first_cut)
+				first_cut = e;
+			last_cut = e;
+			n_cut++;
+		}
 		n++;
 	}
 	m->throttle_events = (uint64_t)n;
@@ -61,7 +66,21 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 	m->throttle_interval_us = median(intervals, k);
 	m->throttle_cycle_cpu_us = median(cycles, k);
 	m->cpu_share_periods = m->periods_span_s = 0;
-	if (n >= 2) {
+	/*
+	 * A victim's long gaps are the RT tasks' runs. Those start when the period timer
+	 * unthrottles RT, while they end when RT's runtime runs out, which in a window's first
+	 * period depends on what RT ran before it: so a victim's whole periods run from gap start
+	 * to gap start. It does not run in its gaps, so its CPU time at a gap's end is that at the
+	 * gap's start.
+	 */
+	if (rec->config.role == ROLE_VICTIM) {
+		if (n_cut >= 2) {
+			uint64_t span = last_cut->start_ns - first_cut->start_ns;
+
+			m->periods_span_s = span / 1e9;
+			m->cpu_share_periods = (double)(last_cut->cpu_ns - first_cut->cpu_ns) / (double)span;
+		}
+	} else if (n >= 2) {
 		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
 
 		m->periods_span_s = span / 1e9;

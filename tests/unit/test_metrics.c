@@ -286,3 +286,37 @@ TEST(calibration_loops_follow_the_step_cost)
 	CHECK(calibration_loops(9000, 0) == 360000, "unknown: %llu", (unsigned long long)calibration_loops(9000, 0));
 	CHECK(calibration_loops(9000, 1e9) == 1000, "floor: %llu", (unsigned long long)calibration_loops(9000, 1e9));
 }
+
+/*
+ * A CFS victim beside a hog at 500000/1000000, the window starting 50 ms into a period whose
+ * RT budget was partly spent before: its long gaps are the hog's runs.
+ *   0.000 s  400 ms  the hog from the window start (cut by the window)
+ *   0.950 s  500 ms  the period timer unthrottles the hog at 0.950 s; ends 1.450 s
+ *   1.950 s  500 ms  ends 2.450 s
+ * Between gap ENDS (0.400 s to 2.450 s) the span is not whole periods: 2.050 s holding
+ * 0.550 + 0.500 s of victim time. Between STARTS of uncut gaps it is 1.000 s with 0.500 s.
+ */
+TEST(metrics_victim_periods_run_from_gap_starts)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	rec->config.role = ROLE_VICTIM;
+	rec->first_ns = 1000000000ull;
+	rec->last_ns = rec->first_ns + 3000000000ull;
+	rec->cpu_ns = 1500000000ull;
+	add_long_gap(rec, 0, 400000000, 0);
+	add_long_gap(rec, 950000000, 500000000, 550000000);
+	add_long_gap(rec, 1950000000, 500000000, 1050000000);
+	metrics_compute(rec, 250000, &m);
+	CHECK(near(m.periods_span_s, 1.0), "periods_span_s %g, want 1.0 (gap start to gap start)", m.periods_span_s);
+	CHECK(near(m.cpu_share_periods, 0.5), "cpu_share_periods %g, want 0.5", m.cpu_share_periods);
+	/* The same gaps on a hog would be measured from their ends. */
+	rec->config.role = ROLE_HOG;
+	metrics_compute(rec, 250000, &m);
+	CHECK(near(m.periods_span_s, 2.05), "hog: periods_span_s %g, want 2.05", m.periods_span_s);
+	free(rec);
+}
