@@ -66,3 +66,16 @@ def test_pooled_runs_take_every_runs_tail():
     pooled = bench.pooled_summary([a, b])
     assert pooled["samples"] == 200 and pooled["p50"] == 20.0 and pooled["p99"] == 60.0, pooled
     assert pooled["max"] == 80.0, pooled
+
+
+def test_pooled_ratio_weighs_every_sample():
+    def summary(hist):
+        return bench.latency_summary(hist, sum(hist.values()), max(hist) + 0.5)
+
+    # Per pair the p50 ratios are 20/30 and 30/20 (median of two: their mean, 1.08); pooled,
+    # each tool has 100 samples at 20 us and 100 at 30 us: the same p50, ratio 1.
+    pairs = [{"rtthrottle": summary({20: 100}), "cyclictest": summary({30: 100})},
+             {"rtthrottle": summary({30: 100}), "cyclictest": summary({20: 100})}]
+    assert abs(bench.median_ratio(pairs, "p50") - (20 / 30 + 30 / 20) / 2) < 1e-12
+    assert bench.pooled_ratio(pairs, "p50") == 1.0
+    assert bench.pooled_ratio(pairs, "max") == 1.0
