@@ -98,10 +98,11 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	bool fair_server_expected = regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
 
 	/*
-	 * Or one gap of at least half the 50 ms slot: a window cut in an unlucky phase holds one
-	 * slot where two were due, and its share reads 0.975, but no noise idles a CPU that long.
+	 * Throttling shows as one gap of the whole 50 ms slot each period; half of it separates
+	 * it from noise, which idles a CPU for a few ms at most. The share alone cannot tell: an
+	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
 	 */
-	o->throttle_seen = o->hog_alone_share < 0.975 || o->hog_alone_gap_max_us >= 25000;
+	o->throttle_seen = o->hog_alone_gap_max_us >= 25000;
 	o->fair_server_seen = o->victim_share_unlimited > 0.025;
 	o->agrees = o->throttle_seen == throttle_expected && o->fair_server_seen == fair_server_expected;
 	snprintf(o->evidence, sizeof(o->evidence),

@@ -6,6 +6,7 @@
 #include "expect.h"
 #include "judge.h"
 #include "kernel_model.h"
+#include "run_case.h"
 #include "scenario.h"
 #include "unit.h"
 
@@ -609,6 +610,7 @@ TEST(kernel_model_observation_judge)
 
 	/* Throttled and a fair server: 6.18 with RT group scheduling. */
 	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 50000;
 	o.victim_share_unlimited = 0.05;
 	regime_observation_judge(&both, &o);
 	CHECK(o.throttle_seen && o.fair_server_seen && o.agrees, "6.18 rg=1 behaviour: seen %d/%d agrees %d",
@@ -623,6 +625,11 @@ TEST(kernel_model_observation_judge)
 	o.hog_alone_gap_max_us = 4000;	/* a few ms of VM noise is no throttling */
 	regime_observation_judge(&classic, &o);
 	CHECK(!o.throttle_seen, "a 4 ms gap at 0.9757 taken for throttling");
+	/* An emulated guest loses 3% in short gaps (6.12-rt under TCG): still no throttling. */
+	o.hog_alone_share = 0.9704;
+	o.hog_alone_gap_max_us = 3700;
+	regime_observation_judge(&fs_only, &o);
+	CHECK(!o.throttle_seen, "0.9704 in gaps of 3.7 ms at most taken for throttling");
 	o.hog_alone_gap_max_us = 30;
 
 	/* Nothing limits anything: agrees with no model here. */
@@ -648,6 +655,7 @@ TEST(kernel_model_json_shape)
 
 	o.done = true;
 	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 50000;
 	o.victim_share_unlimited = 0.05;
 	regime_observation_judge(&m, &o);
 	obj = kernel_model_to_json(&m, &o);
@@ -695,4 +703,44 @@ TEST(judge_fifo_hog_against_the_trace)
 	CHECK(failed_checks(hc.checks, n) == 0, "no trace fails nothing");
 	hc.trace_json = NULL;
 	hog_case_unload();
+}
+
+/* The regime a scenario meets on 6.12 PREEMPT_RT (ktimers, a fair server, no RT throttling). */
+static enum regime scenario_regime_612rt(const char *file, const char *policy)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct scenario s;
+	struct policy p = builtin(policy);
+	struct limiter l;
+	char path[PATH_MAX];
+
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
+	if (!scenario_load_file(path, &s)) {
+		CHECK(0, "cannot load %s", path);
+		return REGIME_COUNT;
+	}
+	run_scenario_limiter(&m, &s, &p, &l);
+	scenario_release(&s);
+	return l.regime;
+}
+
+TEST(scenario_regime_on_preempt_rt_follows_how_cfs_wakes)
+{
+	enum regime r;
+
+	/* The victim sleeps on a timer until the hog already spins: ktimers never wakes it. */
+	r = scenario_regime_612rt("fifo-hog-share.json", "default");
+	CHECK(r == REGIME_NO_LIMIT, "fifo-hog-share: %s", regime_name(r));
+	/* The kworker is woken by its work queue: the fair server serves it. */
+	r = scenario_regime_612rt("kernel-work.json", "unlimited");
+	CHECK(r == REGIME_FAIR_SERVER_ONLY, "kernel-work: %s", regime_name(r));
+	/* The victim runs before the first burst: the fair server serves it during bursts. */
+	r = scenario_regime_612rt("burst.json", "default");
+	CHECK(r == REGIME_FAIR_SERVER_ONLY, "burst: %s", regime_name(r));
+	/* No CFS task of the scenario at all: RT throttling or nothing (none here). */
+	r = scenario_regime_612rt("rt-probe-collateral.json", "default");
+	CHECK(r == REGIME_NO_LIMIT, "rt-probe-collateral: %s", regime_name(r));
 }
