@@ -42,6 +42,12 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 			/* Told apart: the limit cutting in, or a job that ran long on a noisy machine. */
 			if (st.max_gap_ns >= rec->config.throttle_gap_ns)
 				p->throttled_misses++;
+			/*
+			 * A deadline job charged more than its runtime (a stall the machine charged to
+			 * it: an emulator has no steal accounting) is throttled by its own reservation.
+			 */
+			if (rec->config.dl_runtime_ns && cpu_used > rec->config.dl_runtime_ns)
+				p->overrun_misses++;
 		}
 		if (rec->gaps.count > gaps_before) {
 			p->preempted_jobs++;
@@ -84,7 +90,7 @@ void role_calibrate(struct window_shm *shm, struct task_record *rec)
 	for (int i = 0; i < samples; i++) {
 		uint64_t cpu_before = thread_cpu_ns(), cpu_used;
 
-		now = spin_loops(rec, &st, mono_ns(), rec->config.calibration_loops);
+		now = spin_loops(rec, &st, mono_ns(), rec->config.calibration_loops, UINT64_MAX);
 		cpu_used = thread_cpu_ns() - cpu_before;
 		c->loops_per_us[i] = cpu_used ? (double)rec->config.calibration_loops / (cpu_used / 1000.0) : 0;
 		c->samples = i + 1;

@@ -120,18 +120,21 @@ uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t fro
 	return now;
 }
 
-uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops)
+uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops,
+		    uint64_t until_ns)
 {
 	const uint64_t threshold = rec->config.gap_threshold_ns;
-	uint64_t prev = from_ns, now = from_ns;
+	uint64_t prev = from_ns, now = from_ns, i;
 
-	for (uint64_t i = 0; i < loops; i++) {
+	for (i = 0; i < loops; i++) {
 		now = mono_ns();
 		if (now - prev >= threshold)
 			record_gap(rec, st, prev, now);
 		prev = now;
+		if (now >= until_ns)
+			break;
 	}
-	rec->iterations += loops;
+	rec->iterations += i < loops ? i + 1 : loops;
 	return now;
 }
 
@@ -170,10 +173,16 @@ uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_
 	double rate = cpu_ns ? (double)rec->config.work_loops / (double)cpu_ns : 0, fraction = 0.75;
 
 	while (used < cpu_ns) {
-		uint64_t loops = job_slice_loops(cpu_ns - used, rate, fraction);
+		uint64_t loops = job_slice_loops(cpu_ns - used, rate, fraction), before = rec->iterations;
+		/*
+		 * A slice cannot use more CPU time than the wall time it lasts: ending it when what is
+		 * left has passed bounds the job even where the loop slows 10x within a slice (an
+		 * emulator), which would otherwise overrun a job, and a deadline task its runtime.
+		 */
+		uint64_t wall_bound = mono_ns() + (cpu_ns - used);
 
-		now = spin_loops(rec, st, now, loops);
-		done += loops;
+		now = spin_loops(rec, st, now, loops, wall_bound);
+		done += rec->iterations - before;
 		used = thread_cpu_ns() - cpu_start;
 		if (used)
 			rate = (double)done / (double)used;

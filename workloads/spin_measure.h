@@ -19,8 +19,9 @@ uint64_t thread_cpu_ns(void);
 void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *st);
 /* Spins until `until_ns`; `from_ns` is when the task should have been running (a gap from there). */
 uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t until_ns);
-/* Spins `loops` steps (calibrated work); returns the time it ended. */
-uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops);
+/* Spins `loops` steps (calibrated work), or until `until_ns` comes first; returns the time it ended. */
+uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t loops,
+		    uint64_t until_ns);
 /*
  * Spins until the thread has used `cpu_ns` of CPU time (a job of fixed CPU demand, whatever
  * the loop's speed at the moment); `*cpu_used_ns` is what it used. Returns the time it ended.

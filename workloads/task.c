@@ -130,6 +130,13 @@ static void place_and_schedule(struct task_record *rec)
 		if (numa_preferred() != c->mem_node)
 			task_fail(rec, "preferring memory of NUMA node %d: the policy did not take", c->mem_node);
 	}
+	/*
+	 * Pages in before the class changes: faulting them in takes tens of ms on a slow machine
+	 * (an emulator), which a deadline task would charge to its runtime and then be throttled
+	 * for into its first job.
+	 */
+	if (c->sched_policy != SCHED_OTHER && mlockall(MCL_CURRENT | MCL_FUTURE))
+		task_fail(rec, "mlockall: %s", strerror(errno));
 	join_cgroup(rec);
 	if (c->sched_policy == SCHED_OTHER) {
 		if (setpriority(PRIO_PROCESS, 0, c->priority))
@@ -183,8 +190,6 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	current = rec;
 	bound_lifetime(rec);
 	place_and_schedule(rec);
-	if (rec->config.sched_policy != SCHED_OTHER && mlockall(MCL_CURRENT | MCL_FUTURE))
-		task_fail(rec, "mlockall: %s", strerror(errno));
 	atomic_store(&rec->state, TASK_READY);
 	/* Start barrier: sleeping polls, so a waiting RT task takes nothing from the CPU. */
 	while (!atomic_load(&shm->go)) {
