@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <time.h>
 
@@ -18,11 +19,14 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 	struct periodic_stats *p = &rec->u.periodic;
 	const uint64_t period = rec->config.interval_ns;
 	uint64_t release = shm->start_ns, end = shm->start_ns;
+	/* A deadline task's CPU time charged beyond its runtime, which the next periods pay back. */
+	int64_t dl_debt_ns = 0;
 	struct spin_state st;
 
 	spin_begin(rec, shm->start_ns, &st);
 	while (release + period <= shm->end_ns) {
 		uint64_t gaps_before, cpu_used, response;
+		bool overrun = false;
 		int cpu;
 
 		sleep_until_ns(release);
@@ -35,6 +39,12 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 		if (cpu >= 0 && cpu < 32)
 			p->cpus_seen |= 1u << cpu;
 		response = end - release;
+		if (rec->config.dl_runtime_ns) {
+			int64_t available = (int64_t)rec->config.dl_runtime_ns + dl_debt_ns;
+
+			overrun = (int64_t)cpu_used > available;
+			dl_debt_ns = overrun ? available - (int64_t)cpu_used : 0;
+		}
 		latency_record(&p->response, release - shm->start_ns, response);
 		p->jobs++;
 		if (response > period) {
@@ -43,10 +53,11 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 			if (st.max_gap_ns >= rec->config.throttle_gap_ns)
 				p->throttled_misses++;
 			/*
-			 * A deadline job charged more than its runtime (a stall the machine charged to
-			 * it: an emulator has no steal accounting) is throttled by its own reservation.
+			 * A deadline job charged more than its reservation had left (a stall the machine
+			 * charged to it or to a job before: an emulator has no steal accounting) is
+			 * throttled by its own reservation.
 			 */
-			if (rec->config.dl_runtime_ns && cpu_used > rec->config.dl_runtime_ns)
+			if (overrun)
 				p->overrun_misses++;
 		}
 		if (rec->gaps.count > gaps_before) {
