@@ -1,5 +1,6 @@
 #include "guardian.h"
 #include "cgroups.h"
+#include "external.h"
 #include "state.h"
 #include "trace.h"
 
@@ -54,6 +55,7 @@ static void guard(int fd)
 	state_remove_stale_temps();	/* the harness may have died saving the state */
 	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
 	trace_remove_stale(harness);	/* and its tracefs instance (and mount) */
+	external_remove_stale();	/* and its tasks' cyclictest and load output */
 	if (!state_restore()) {
 		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
 		_exit(1);

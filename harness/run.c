@@ -1,6 +1,7 @@
 #include "run.h"
 #include "cgroups.h"
 #include "cyclictest.h"
+#include "external.h"
 #include "guardian.h"
 #include "roles.h"
 #include "load.h"
@@ -432,6 +433,7 @@ static int take_run_lock(const struct run_ctx *ctx)
 	}
 	cgroups_remove_stale();
 	trace_remove_stale(0);
+	external_remove_stale();
 	return fd;
 }
 

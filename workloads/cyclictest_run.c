@@ -50,8 +50,8 @@ void role_cyclictest(struct window_shm *shm, struct task_record *rec)
 	pid_t pid;
 
 	rec->first_ns = shm->start_ns;
-	snprintf(x->output, sizeof(x->output), "/tmp/rtthrottle-cyclictest-%d.json", (int)getpid());
-	snprintf(err_path, sizeof(err_path), "/tmp/rtthrottle-cyclictest-%d.err", (int)getpid());
+	snprintf(x->output, sizeof(x->output), EXTERNAL_FILE_DIR "/" EXTERNAL_CYCLICTEST_PREFIX "%d.json", (int)getpid());
+	snprintf(err_path, sizeof(err_path), EXTERNAL_FILE_DIR "/" EXTERNAL_CYCLICTEST_PREFIX "%d.err", (int)getpid());
 	unlink(x->output);
 	external_own_cpus(x->cpus, sizeof(x->cpus));
 	if (!cyclictest_command(&rec->config, x->output, x->cpus, &cmd))

@@ -2,6 +2,7 @@
 #include "spin_measure.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -171,4 +172,28 @@ void external_first_line(const char *path, char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+void external_remove_stale(void)
+{
+	static const char *const prefixes[] = { EXTERNAL_CYCLICTEST_PREFIX, EXTERNAL_LOAD_PREFIX };
+	DIR *dir = opendir(EXTERNAL_FILE_DIR);
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+			size_t n = strlen(prefixes[i]);
+			char *end;
+			long pid;
+
+			if (strncmp(e->d_name, prefixes[i], n))
+				continue;
+			pid = strtol(e->d_name + n, &end, 10);
+			if (pid > 0 && *end == '.' && kill((pid_t)pid, 0) && errno == ESRCH)
+				unlinkat(dirfd(dir), e->d_name, 0);
+		}
+	}
+	closedir(dir);
 }

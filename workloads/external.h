@@ -13,6 +13,10 @@
 #include <sys/types.h>
 
 #define EXTERNAL_ARGS_MAX 24
+/* Where a task keeps its program's output, named after the task's pid: DIR/PREFIX<pid>.<kind>. */
+#define EXTERNAL_FILE_DIR "/tmp"
+#define EXTERNAL_CYCLICTEST_PREFIX "rtthrottle-cyclictest-"
+#define EXTERNAL_LOAD_PREFIX "rtthrottle-load-"
 #define EXTERNAL_STOP_GRACE_NS 1000000000ull	/* from the stop signal to SIGKILL */
 
 struct external_cmd {
@@ -44,5 +48,11 @@ int external_stop(pid_t pid, int sig);
 void external_sweep(void);
 /* The first line of a file (an error message a program left), or "". */
 void external_first_line(const char *path, char *buf, size_t len);
+
+/*
+ * Removes the output files of tasks that no longer exist (a harness killed with SIGKILL takes
+ * its tasks along mid-window, before they clean up); files of live tasks stay.
+ */
+void external_remove_stale(void);
 
 #endif

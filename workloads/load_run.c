@@ -90,9 +90,9 @@ void role_load(struct window_shm *shm, struct task_record *rec)
 	bool ok = true;
 
 	rec->first_ns = shm->start_ns;
-	snprintf(x->output, sizeof(x->output), "/tmp/rtthrottle-load-%d.yaml", (int)getpid());
-	snprintf(out_path, sizeof(out_path), "/tmp/rtthrottle-load-%d.out", (int)getpid());
-	snprintf(err_path, sizeof(err_path), "/tmp/rtthrottle-load-%d.err", (int)getpid());
+	snprintf(x->output, sizeof(x->output), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.yaml", (int)getpid());
+	snprintf(out_path, sizeof(out_path), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.out", (int)getpid());
+	snprintf(err_path, sizeof(err_path), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.err", (int)getpid());
 	if (!load_command(&rec->config, external_own_cpus(x->cpus, sizeof(x->cpus)), x->output, &cmd))
 		task_fail(rec, "the load's command line is too long");
 	external_cmdline(&cmd, x->command, sizeof(x->command));

@@ -143,6 +143,8 @@ def _killed_mid_window(tool):
         assert rtt.wait_for(lambda: not rtt.rt_tasks_of(), 5.0) is not None, rtt.rt_tasks_of()
         assert rtt.wait_for(lambda: rtt.read_knobs() == before, 2.0) is not None, rtt.read_knobs()
         assert not os.path.exists(out)
+        # The guardian removes what the killed tasks could not (their cyclictest/load output).
+        assert rtt.wait_for(lambda: not _leftover_files(), 2.0) is not None, _leftover_files()
     finally:
         if proc.poll() is None:
             proc.kill()
