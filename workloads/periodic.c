@@ -21,9 +21,11 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 	uint64_t release = shm->start_ns, end = shm->start_ns;
 	/* A deadline task's CPU time charged beyond its runtime, which the next periods pay back. */
 	int64_t dl_debt_ns = 0;
+	uint64_t cpu_after_last_job;
 	struct spin_state st;
 
 	spin_begin(rec, shm->start_ns, &st);
+	cpu_after_last_job = thread_cpu_ns();
 	while (release + period <= shm->end_ns) {
 		uint64_t gaps_before, cpu_used, response;
 		bool overrun = false;
@@ -40,10 +42,14 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 			p->cpus_seen |= 1u << cpu;
 		response = end - release;
 		if (rec->config.dl_runtime_ns) {
+			/* Charged since the last job ended: the job and the wake-up before it. */
+			uint64_t cpu_now = thread_cpu_ns();
+			int64_t charged = (int64_t)(cpu_now - cpu_after_last_job);
 			int64_t available = (int64_t)rec->config.dl_runtime_ns + dl_debt_ns;
 
-			overrun = (int64_t)cpu_used > available;
-			dl_debt_ns = overrun ? available - (int64_t)cpu_used : 0;
+			cpu_after_last_job = cpu_now;
+			overrun = charged > available;
+			dl_debt_ns = overrun ? available - charged : 0;
 		}
 		latency_record(&p->response, release - shm->start_ns, response);
 		p->jobs++;
