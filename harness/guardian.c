@@ -55,12 +55,13 @@ static void guard(int fd)
 	state_remove_stale_temps();	/* the harness may have died saving the state */
 	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
 	trace_remove_stale(harness);	/* and its tracefs instance (and mount) */
-	external_remove_stale();	/* and its tasks' cyclictest and load output */
 	if (!state_restore()) {
 		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
+		external_remove_stale(2.0);
 		_exit(1);
 	}
 	fprintf(stderr, "rtthrottle-guard: the harness died; tasks killed and knobs restored\n");
+	external_remove_stale(2.0);	/* the knobs first: then its tasks' cyclictest and load output */
 	_exit(0);
 }
 

@@ -433,7 +433,7 @@ static int take_run_lock(const struct run_ctx *ctx)
 	}
 	cgroups_remove_stale();
 	trace_remove_stale(0);
-	external_remove_stale();
+	external_remove_stale(0);
 	return fd;
 }
 

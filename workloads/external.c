@@ -174,14 +174,35 @@ void external_first_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-void external_remove_stale(void)
+/* Gone, or a zombie nobody reaped yet: a killed task's parent may be dead too. */
+static bool task_gone(pid_t pid)
+{
+	char path[32], buf[256], *state;
+	FILE *f;
+	bool gone;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	gone = fgets(buf, sizeof(buf), f) && (state = strrchr(buf, ')')) && (state[1] == ' ') &&
+	       (state[2] == 'Z' || state[2] == 'X');
+	fclose(f);
+	return gone;
+}
+
+/* One pass; returns how many files of tasks still alive it left. */
+static int remove_stale_once(void)
 {
 	static const char *const prefixes[] = { EXTERNAL_CYCLICTEST_PREFIX, EXTERNAL_LOAD_PREFIX };
 	DIR *dir = opendir(EXTERNAL_FILE_DIR);
 	struct dirent *e;
+	int alive = 0;
 
 	if (!dir)
-		return;
+		return 0;
 	while ((e = readdir(dir))) {
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 			size_t n = strlen(prefixes[i]);
@@ -191,9 +212,24 @@ void external_remove_stale(void)
 			if (strncmp(e->d_name, prefixes[i], n))
 				continue;
 			pid = strtol(e->d_name + n, &end, 10);
-			if (pid > 0 && *end == '.' && kill((pid_t)pid, 0) && errno == ESRCH)
+			if (pid <= 0 || *end != '.')
+				continue;
+			if (task_gone((pid_t)pid))
 				unlinkat(dirfd(dir), e->d_name, 0);
+			else
+				alive++;
 		}
 	}
 	closedir(dir);
+	return alive;
+}
+
+void external_remove_stale(double wait_s)
+{
+	const uint64_t until = mono_ns() + (uint64_t)(wait_s * 1e9);
+	const struct timespec pause = { .tv_nsec = 20000000 };
+
+	/* Tasks just sent SIGKILL take a moment to exit: their files go once they have. */
+	while (remove_stale_once() > 0 && mono_ns() < until)
+		nanosleep(&pause, NULL);
 }

@@ -50,9 +50,10 @@ void external_sweep(void);
 void external_first_line(const char *path, char *buf, size_t len);
 
 /*
- * Removes the output files of tasks that no longer exist (a harness killed with SIGKILL takes
- * its tasks along mid-window, before they clean up); files of live tasks stay.
+ * Removes the output files of tasks that no longer exist or are zombies (a harness killed with
+ * SIGKILL takes its tasks along mid-window, before they clean up); files of live tasks stay,
+ * waited for up to wait_s (the guardian's just-killed tasks are still exiting).
  */
-void external_remove_stale(void);
+void external_remove_stale(double wait_s);
 
 #endif
