@@ -44,6 +44,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=900, help="seconds per guest, boot included (default 900)")
     p.add_argument("--boot-timeout", type=float, default=180,
                    help="seconds until the guest init must have started (default 180)")
+    p.add_argument("--boot-retries", type=int, default=1, metavar="N",
+                   help="boots more after a boot failure (default 1: the emulator now and then crashes a kernel "
+                        "while it patches its own code at boot); every attempt is recorded")
     p.add_argument("--no-lock", action="store_true", help="do not take /tmp/rtt-machine.lock (the caller holds it)")
     p.add_argument("--binary", default=os.path.join(guest.ROOT, "build-static", "rtthrottle"),
                    help="static rtthrottle for the guests (default build-static/rtthrottle: make static)")
@@ -97,10 +100,19 @@ def run_kernel(k, args, run_dir, base):
     except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
         entry.update(status="fetch-failure", reason=str(exc))
         return entry
-    guest.log(f"{k['label']}: booting {entry['vmlinuz']} ({args.accel})")
-    console, status, reason, wall = guest.boot(k["label"], vmlinuz, initrd, args.accel, args.timeout,
-                                               args.boot_timeout, os.path.join(run_dir, f"{k['label']}.console.log"),
-                                               lock=not args.no_lock)
+    log_path = os.path.join(run_dir, f"{k['label']}.console.log")
+    entry["boot_failures"] = []
+    for attempt in range(1 + max(0, args.boot_retries)):
+        guest.log(f"{k['label']}: booting {entry['vmlinuz']} ({args.accel})" + (f", attempt {attempt + 1}" if attempt else ""))
+        console, status, reason, wall = guest.boot(k["label"], vmlinuz, initrd, args.accel, args.timeout,
+                                                   args.boot_timeout, log_path, lock=not args.no_lock)
+        if status != "boot-failure" or attempt == max(0, args.boot_retries):
+            break
+        # Kept beside the next attempt's log, and named in matrix.json.
+        kept = os.path.join(run_dir, f"{k['label']}.boot{attempt + 1}.console.log")
+        os.replace(log_path, kept)
+        entry["boot_failures"].append({"reason": reason, "console_log": os.path.basename(kept)})
+        guest.log(f"{k['label']}: boot failure ({reason[:120]}); booting again")
     entry.update(status=status, reason=reason, wall_s=round(wall, 1), guest_exit=console.done)
     if "facts.txt" in console.files:
         entry["guest"] = parse_facts(console.files["facts.txt"].decode("utf-8", "replace"))

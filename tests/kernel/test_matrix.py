@@ -162,3 +162,40 @@ def test_console_deadlines_never_hang():
     # The init starts, then nothing ends: a timeout after the overall deadline.
     _, status, reason = _play(guest, "echo 'matrix-guest: up'; sleep 60", 3, 2)
     assert status == "timeout" and "end marker" in reason, (status, reason)
+
+
+def test_boot_failure_boots_again_and_keeps_the_first_log():
+    import importlib.util
+    import types
+    spec = importlib.util.spec_from_file_location("matrix_main", os.path.join(rtt.ROOT, "ci", "matrix", "matrix.py"))
+    matrix = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(matrix)
+    run_dir = tempfile.mkdtemp(prefix="rtt-matrix-retry-")
+    statuses = iter([("boot-failure", "Oops: int3 in sched_clock_cpu"), ("timeout", "no end marker")])
+    boots = []
+
+    def fake_boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True):
+        with open(log_path, "w") as f:
+            f.write(f"attempt {len(boots) + 1}\n")
+        boots.append(log_path)
+        status, reason = next(statuses)
+        return types.SimpleNamespace(files={}, done=None), status, reason, 1.0
+
+    saved = (matrix.guest.resolve, matrix.guest.fetch, matrix.guest.kernel_initramfs, matrix.guest.boot)
+    matrix.guest.resolve = lambda series, flavour: "linux-image-test"
+    matrix.guest.fetch = lambda package, cache: ("/boot/vmlinuz-test", "/boot/config-test")
+    matrix.guest.kernel_initramfs = lambda work, base, config, label: "/tmp/initrd-test"
+    matrix.guest.boot = fake_boot
+    try:
+        args = matrix.parse_args(["--boot-retries", "1", "--no-lock"])
+        entry = matrix.run_kernel({"label": "k", "series": "6.1", "flavour": "amd64"}, args, run_dir, None)
+    finally:
+        matrix.guest.resolve, matrix.guest.fetch, matrix.guest.kernel_initramfs, matrix.guest.boot = saved
+    # Booted twice; the second attempt's status stands, the first failure is recorded with its log.
+    assert len(boots) == 2 and entry["status"] == "timeout", (boots, entry)
+    assert entry["boot_failures"] == [{"reason": "Oops: int3 in sched_clock_cpu", "console_log": "k.boot1.console.log"}]
+    with open(os.path.join(run_dir, "k.boot1.console.log")) as f:
+        assert f.read() == "attempt 1\n"
+    with open(os.path.join(run_dir, "k.console.log")) as f:
+        assert f.read() == "attempt 2\n"
+    shutil.rmtree(run_dir)
