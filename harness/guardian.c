@@ -28,7 +28,7 @@ static void guard(int fd)
 {
 	struct message msg;
 	pid_t pgid = 0, harness = getppid();
-	bool done = false;
+	bool done = false, restored;
 	ssize_t got;
 
 	setsid();	/* out of the terminal's process group: Ctrl-C must not reach us */
@@ -55,14 +55,11 @@ static void guard(int fd)
 	state_remove_stale_temps();	/* the harness may have died saving the state */
 	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
 	trace_remove_stale(harness);	/* and its tracefs instance (and mount) */
-	if (!state_restore()) {
-		fprintf(stderr, "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
-		external_remove_stale(2.0);
-		_exit(1);
-	}
-	fprintf(stderr, "rtthrottle-guard: the harness died; tasks killed and knobs restored\n");
+	restored = state_restore();
+	fprintf(stderr, restored ? "rtthrottle-guard: the harness died; tasks killed and knobs restored\n"
+				 : "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
 	external_remove_stale(2.0);	/* the knobs first: then its tasks' cyclictest and load output */
-	_exit(0);
+	_exit(restored ? 0 : 1);
 }
 
 bool guardian_start(bool realtime)

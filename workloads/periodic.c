@@ -10,8 +10,8 @@
 #include "util.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <time.h>
 
 void role_periodic(struct window_shm *shm, struct task_record *rec)

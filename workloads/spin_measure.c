@@ -126,15 +126,13 @@ uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t fro
 	const uint64_t threshold = rec->config.gap_threshold_ns;
 	uint64_t prev = from_ns, now = from_ns, i;
 
-	for (i = 0; i < loops; i++) {
+	for (i = 0; i < loops && now < until_ns; i++) {
 		now = mono_ns();
 		if (now - prev >= threshold)
 			record_gap(rec, st, prev, now);
 		prev = now;
-		if (now >= until_ns)
-			break;
 	}
-	rec->iterations += i < loops ? i + 1 : loops;
+	rec->iterations += i;
 	return now;
 }
 

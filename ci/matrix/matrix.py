@@ -52,6 +52,8 @@ def parse_args(argv):
                    help="static rtthrottle for the guests (default build-static/rtthrottle: make static)")
     p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.boot_retries < 0:
+        p.error(f"--boot-retries: {args.boot_retries} is below 0")
     args.rtt_args = args.rtt_args or ["--suite", "quick"]
     if "--output" in args.rtt_args:
         p.error("--output is chosen by the guest init; leave it out")
@@ -102,11 +104,11 @@ def run_kernel(k, args, run_dir, base):
         return entry
     log_path = os.path.join(run_dir, f"{k['label']}.console.log")
     entry["boot_failures"] = []
-    for attempt in range(1 + max(0, args.boot_retries)):
+    for attempt in range(1 + args.boot_retries):
         guest.log(f"{k['label']}: booting {entry['vmlinuz']} ({args.accel})" + (f", attempt {attempt + 1}" if attempt else ""))
         console, status, reason, wall = guest.boot(k["label"], vmlinuz, initrd, args.accel, args.timeout,
                                                    args.boot_timeout, log_path, lock=not args.no_lock)
-        if status != "boot-failure" or attempt == max(0, args.boot_retries):
+        if status != "boot-failure" or attempt == args.boot_retries:
             break
         # Kept beside the next attempt's log, and named in matrix.json.
         kept = os.path.join(run_dir, f"{k['label']}.boot{attempt + 1}.console.log")

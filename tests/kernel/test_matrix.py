@@ -199,3 +199,9 @@ def test_boot_failure_boots_again_and_keeps_the_first_log():
     with open(os.path.join(run_dir, "k.console.log")) as f:
         assert f.read() == "attempt 2\n"
     shutil.rmtree(run_dir)
+
+
+def test_negative_boot_retries_is_bad_usage():
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(rtt.ROOT, "ci", "matrix", "matrix.py"), "--boot-retries", "-1"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--boot-retries" in proc.stderr, (proc.returncode, proc.stderr)
