@@ -89,6 +89,16 @@ double throttle_threshold_us(const struct limiter *l, const struct noise_floor *
 	return fmax(2 * noise->gap_max_us, 10 * tick_us);
 }
 
+double periodic_throttle_gap_us(const struct limiter *l, const struct noise_floor *noise, double tick_us,
+				double utilisation)
+{
+	double slot_half = throttle_threshold_us(l, noise, tick_us);
+
+	if (!l->limited || utilisation <= l->hog_share || l->interval_us <= 0)
+		return slot_half;
+	return fmin(slot_half, l->interval_us * (1 - l->hog_share / utilisation) / 2);
+}
+
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us)
 {
 	/* A CFS task starves while RT runs: for interval - gap. */
@@ -108,6 +118,8 @@ json_object *check_to_json(const struct check *c)
 
 	json_object_object_add(obj, "task", json_object_new_string(c->task));
 	json_object_object_add(obj, "metric", json_object_new_string(c->metric));
+	if (c->label[0])
+		json_object_object_add(obj, "name", json_object_new_string(c->label));
 	json_object_object_add(obj, "unit", json_object_new_string(c->unit));
 	json_object_object_add(obj, "measured", json_object_new_double(c->measured));
 	json_object_object_add(obj, "expected", json_object_new_double(c->expected));

@@ -26,6 +26,7 @@ struct check {
 	const char *unit;
 	double measured, expected, tolerance;
 	enum check_kind kind;
+	char label[24];		/* the scenario check's "name", or empty */
 	char rule[320];
 	bool was_measured;	/* false: the metric was not measurable in this window */
 	bool passed;
@@ -54,6 +55,13 @@ struct limiter {
 void limiter_for(const struct kernel_model *km, const struct policy *p, struct limiter *out);
 /* The gap length above which a hog's gap counts as a throttle event. */
 double throttle_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
+/*
+ * The gap inside a job of a periodic RT task at `utilisation` above which the limit cut in:
+ * demand above the RT share runs the budget out early, and RT then waits the rest of the
+ * interval, interval x (1 - share / utilisation): half of that, at most half the slot.
+ */
+double periodic_throttle_gap_us(const struct limiter *l, const struct noise_floor *noise, double tick_us,
+				double utilisation);
 /* The gap length above which a CFS victim's gap counts as a starvation event. */
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
 

@@ -58,6 +58,8 @@ json_object *export_rttests(json_object *root);
 
 json_object *export_get(json_object *obj, const char *key);
 const char *export_string(json_object *obj, const char *key, const char *fallback);
+/* Skipped, or run but with no check that applied ("unjudged"): neither a pass nor an error. */
+bool export_verdict_skipped(const char *verdict);
 /* A number field, or NAN (absent, null, not a number). */
 double export_number(json_object *obj, const char *key);
 /* "scenario.policy[.param=value][.repN]", as KTAP names the result; repN when max_rep > 1. */

@@ -141,6 +141,11 @@ const char *export_string(json_object *obj, const char *key, const char *fallbac
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : fallback;
 }
 
+bool export_verdict_skipped(const char *verdict)
+{
+	return !strcmp(verdict, "skip") || !strcmp(verdict, "unjudged");
+}
+
 double export_number(json_object *obj, const char *key)
 {
 	json_object *v = export_get(obj, key);

@@ -88,8 +88,8 @@ static void tally_result(json_object *result, struct tally *t)
 		t->time_s += window;
 	if (!checks) {
 		t->tests++;
-		t->skipped += !strcmp(verdict, "skip");
-		t->errors += strcmp(verdict, "skip") && strcmp(verdict, "pass");
+		t->skipped += export_verdict_skipped(verdict);
+		t->errors += !export_verdict_skipped(verdict) && strcmp(verdict, "pass");
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -239,7 +239,7 @@ static void verdict_case(FILE *out, const char *classname, json_object *result)
 		return;
 	}
 	fputs(">\n", out);
-	if (!strcmp(verdict, "skip"))
+	if (export_verdict_skipped(verdict))
 		outcome(out, "skipped", NULL, export_string(result, "skip_reason", "skipped"), NULL);
 	else
 		outcome(out, "error", verdict, export_string(result, "error", "no measurement"),

@@ -72,8 +72,10 @@ static void add_number(json_object *t, double value, const char *unit)
 
 static const char *result_status(const char *verdict)
 {
-	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : !strcmp(verdict, "skip") ? "SKIP"
-														: "ERROR";
+	return !strcmp(verdict, "pass")		 ? "PASS"
+	       : !strcmp(verdict, "fail")	 ? "FAIL"
+	       : export_verdict_skipped(verdict) ? "SKIP"
+						 : "ERROR";
 }
 
 /* KCIDB's priority order, highest first: a collection's status is its highest. */

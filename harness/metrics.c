@@ -310,6 +310,8 @@ json_object *metrics_to_json(const struct task_record *rec, const struct task_me
 		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
 		break;
 	case ROLE_PERIODIC:
+		/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
+		add_double(obj, "cpu_share", m->cpu_share);
 		periodic_json(obj, rec);
 		break;
 	case ROLE_ADMIN:

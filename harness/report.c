@@ -28,10 +28,12 @@ void ktap_checks(const struct check *checks, int count)
 		const struct check *c = &checks[i];
 
 		if (!c->was_measured) {
-			printf("    ok %d %s.%s # SKIP not measurable in this window\n", i + 1, c->task, c->metric);
+			printf("    ok %d %s.%s%s%s # SKIP not measurable in this window\n", i + 1, c->task, c->metric,
+			       c->label[0] ? "." : "", c->label);
 			continue;
 		}
-		printf("    %s %d %s.%s # measured ", c->passed ? "ok" : "not ok", i + 1, c->task, c->metric);
+		printf("    %s %d %s.%s%s%s # measured ", c->passed ? "ok" : "not ok", i + 1, c->task, c->metric,
+		       c->label[0] ? "." : "", c->label);
 		print_value(c->measured, c->unit);
 		printf(" %s ", check_kind_name(c->kind));
 		print_value(c->expected, c->unit);

@@ -6,12 +6,14 @@
 #include "judge.h"
 #include "load.h"
 #include "metrics.h"
+#include "promise.h"
 #include "report.h"
 #include "signals.h"
 #include "sysinfo.h"
 #include "util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -210,11 +212,12 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);
 			break;
 		case ROLE_PERIODIC:
-			c->throttle_gap_ns = (uint64_t)(throttle_threshold_us(limiter, &ctx->noise, ctx->model.tick_us) * 1000);
 			c->interval_ns = (uint64_t)(scenario_param(t, "period_us", 10000) * 1000);
 			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
 					      ? s->sweep_values[sweep]
 					      : scenario_param(t, "utilisation", 0.5);
+			c->throttle_gap_ns = (uint64_t)(periodic_throttle_gap_us(limiter, &ctx->noise, ctx->model.tick_us,
+										 utilisation) * 1000);
 			c->work_cpu_ns = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * 1000);
 			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
 			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
@@ -280,8 +283,13 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
 	ctx->failed++;
 }
 
-static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
-			     const struct limiter *limiter, double window_s, json_object *res, json_object **metrics)
+/*
+ * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
+ * figures passed, 0 when one failed, -1 when none was judged.
+ */
+static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+				    const struct limiter *limiter, double window_s, json_object *res,
+				    json_object **metrics, int *promise_kept)
 {
 	struct check checks[CHECKS_MAX];
 	struct judge_context jc = {
@@ -296,16 +304,61 @@ static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, cons
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
 	json_object_object_get_ex(res, "trace", &jc.trace);
 	n = judge_result(&jc, checks, CHECKS_MAX);
+	*promise_kept = -1;
 	for (int i = 0; i < n; i++) {
 		json_object_array_add(arr, check_to_json(&checks[i]));
 		if (checks[i].was_measured) {
 			ok &= checks[i].passed;
 			judged++;
+			if (promise_metric(checks[i].metric))
+				*promise_kept = (*promise_kept != 0) && checks[i].passed;
 		}
 	}
 	json_object_object_add(res, "checks", arr);
 	ktap_checks(checks, n);
-	return ok && (judged > 0 || n == 0);
+	/*
+	 * A result no check applies to is not a pass; one whose applicable checks could none of
+	 * them be measured failed to measure what it promised.
+	 */
+	return n == 0 ? "unjudged" : ok && judged > 0 ? "pass" : "fail";
+}
+
+/* The first task of a role on the measured CPU (the one the checks name), or -1. */
+static int measured_task(const struct run_ctx *ctx, int count, enum task_role role, int sched_policy)
+{
+	for (int i = 0; i < count; i++) {
+		const struct task_config *c = &ctx->shm->task[i].config;
+
+		if (c->role == role && c->cpu == ctx->opt->cpu && (sched_policy < 0 || c->sched_policy == sched_policy))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The promise's figures, period by period, for a FIFO hog and the CFS task beside it: added
+ * to their metrics for the checks. Returns whether the window has them.
+ */
+static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const struct limiter *limiter, int count,
+			    json_object **metrics, struct promise_terms *terms, struct promise *out)
+{
+	int hog = measured_task(ctx, count, ROLE_HOG, -1), victim = measured_task(ctx, count, ROLE_VICTIM, SCHED_OTHER);
+	/* A periodic RT task sleeps between jobs: its CPU time is known per job, not per instant. */
+	int periodic = measured_task(ctx, count, ROLE_PERIODIC, SCHED_FIFO);
+	struct cpu_timeline *rt = malloc(sizeof(*rt)), *cfs = malloc(sizeof(*cfs));
+	bool with_rt = hog >= 0 && rt && cpu_timeline_build(&ctx->shm->task[hog], rt);
+	bool with_cfs = victim >= 0 && cfs && cpu_timeline_build(&ctx->shm->task[victim], cfs);
+	bool have = with_rt || (with_cfs && periodic >= 0);
+
+	if (have) {
+		promise_terms_for(&ctx->model, limiter, p->runtime_us, p->period_us, with_cfs, terms);
+		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
+				threshold_for(ctx, limiter, ROLE_HOG), out);
+		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
+	}
+	free(rt);
+	free(cfs);
+	return have;
 }
 
 /*
@@ -346,8 +399,11 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	char name[192], why[320] = "";
 	enum window_status status;
 	struct limiter limiter;
-	int count, traced;
-	bool ok;
+	struct promise_terms terms;
+	struct promise promise;
+	int count, traced, kept;
+	const char *verdict;
+	bool ok, promised;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
 	run_scenario_limiter(&ctx->model, s, p, &limiter);
@@ -388,18 +444,29 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		metrics[i] = metrics_to_json(rec, &m);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
 	}
+	promised = measure_promise(ctx, p, &limiter, count, metrics, &terms, &promise);
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
 							      threshold_for(ctx, &limiter, ROLE_HOG)));
-	ok = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics);
+	verdict = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics, &kept);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
-	json_object_object_add(res, "verdict", json_object_new_string(ok ? "pass" : "fail"));
+	if (promised)
+		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
+	json_object_object_add(res, "verdict", json_object_new_string(verdict));
+	if (!strcmp(verdict, "unjudged"))
+		json_object_object_add(res, "skip_reason", json_object_new_string("no check applies to this result"));
 	json_object_array_add(ctx->results, res);
+	ok = strcmp(verdict, "fail") != 0;
 	if (!ok && ctx->last_steal_us > 0)
 		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name, ctx->last_steal_us / 1000,
 			  ctx->opt->cpu);
-	ktap_result(++ctx->ktap_number, ok, name, NULL);
-	ok ? ctx->passed++ : ctx->failed++;
-	progress_step("%s: %s", name, ok ? "pass" : "FAIL");
+	if (!strcmp(verdict, "unjudged")) {
+		ktap_result(++ctx->ktap_number, true, name, "unjudged: no check applies to this result");
+		ctx->skipped++;
+	} else {
+		ktap_result(++ctx->ktap_number, ok, name, NULL);
+		ok ? ctx->passed++ : ctx->failed++;
+	}
+	progress_step("%s: %s", name, verdict);
 }

@@ -322,7 +322,7 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 	memset(c, 0, sizeof(*c));
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(ld, "a check is an object");
-	if (!only_keys(ld, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why"))
+	if (!only_keys(ld, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why,name"))
 		return false;
 	if (!get_string(ld, obj, "task", true, c->task, sizeof(c->task)) ||
 	    !get_string(ld, obj, "metric", true, c->metric, sizeof(c->metric)) ||
@@ -331,8 +331,11 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 	    !get_string(ld, obj, "expect", true, c->expect, sizeof(c->expect)) ||
 	    !get_string(ld, obj, "tolerance", true, c->tolerance, sizeof(c->tolerance)) ||
 	    !get_string(ld, obj, "if", false, c->condition, sizeof(c->condition)) ||
-	    !get_string(ld, obj, "why", false, c->why, sizeof(c->why)) || !parse_regimes(ld, obj, &c->regimes))
+	    !get_string(ld, obj, "why", false, c->why, sizeof(c->why)) ||
+	    !get_string(ld, obj, "name", false, c->label, sizeof(c->label)) || !parse_regimes(ld, obj, &c->regimes))
 		return false;
+	if (strpbrk(c->label, " #\t"))
+		return bad(ld, "name \"%s\" goes into a KTAP line: no spaces or '#'", c->label);
 	if (scenario_task_index(s, c->task) < 0)
 		return bad(ld, "task \"%s\" is not one of the scenario's tasks", c->task);
 	if (!strcmp(kind, "approx"))
@@ -343,6 +346,22 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 		c->kind = CHECK_AT_MOST;
 	else
 		return bad(ld, "kind must be approx, at_least or at_most, not \"%s\"", kind);
+	return true;
+}
+
+/* Two checks that can apply to one result may not share a KTAP name. */
+static bool check_name_unique(struct loader *ld, const struct scenario *s, int i)
+{
+	const struct scenario_check *c = &s->checks[i];
+
+	for (int j = 0; j < i; j++) {
+		const struct scenario_check *o = &s->checks[j];
+
+		if (!strcmp(o->task, c->task) && !strcmp(o->metric, c->metric) && !strcmp(o->label, c->label) &&
+		    (o->regimes & c->regimes))
+			return bad(ld, "same KTAP name %s.%s%s%s as checks[%d] in a regime both apply to: give one a \"name\"",
+				   c->task, c->metric, c->label[0] ? "." : "", c->label, j);
+	}
 	return true;
 }
 
@@ -519,7 +538,8 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 			return bad(ld, "\"checks\" must be an array of at most %d checks", SCENARIO_CHECKS_MAX);
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			at(ld, "checks[%zu]", i);
-			if (!load_check(ld, json_object_array_get_idx(v, i), s, &s->checks[s->check_count++]))
+			if (!load_check(ld, json_object_array_get_idx(v, i), s, &s->checks[s->check_count++]) ||
+			    !check_name_unique(ld, s, (int)i))
 				return false;
 		}
 	}

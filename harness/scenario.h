@@ -57,6 +57,7 @@ struct scenario_check {
 	char condition[EXPR_MAX];	/* "if": the check applies only when it holds */
 	unsigned regimes;	/* bit mask of enum regime */
 	char why[160];
+	char label[24];		/* "name": tells apart checks of one metric in KTAP (task.metric.name) */
 };
 
 struct scenario_cgroup {

@@ -1,0 +1,288 @@
+#include "promise.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Work per grid search: phases tried x periods in the window. */
+#define GRID_EVALS_MAX 4000000.0
+#define GRID_PHASES_MAX 4000
+#define GRID_PHASES_MIN 50
+/* A throttle gap that ends this close to a boundary confirms the grid (timer wake-up + switch). */
+#define ON_GRID_NS 1000000ull
+
+void promise_terms_for(const struct kernel_model *km, const struct limiter *l, int64_t runtime_us,
+		       int64_t period_us, bool cfs_task, struct promise_terms *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->runtime_us = runtime_us;
+	t->period_us = period_us;
+	t->fs_runtime_us = km->fs_runtime_us;
+	t->fs_period_us = km->fs_period_us;
+	t->tick_us = km->tick_us;
+	switch (l->regime) {
+	case REGIME_CLASSIC:
+		t->rt_limit = true;
+		t->cfs_rest = cfs_task;
+		t->fair_server = km->fair_server && cfs_task;
+		snprintf(t->why, sizeof(t->why), "RT at most %lld us in every %lld us%s%s", (long long)runtime_us,
+			 (long long)period_us, cfs_task ? ", the CFS task the rest" : "",
+			 t->fair_server ? ", and the fair server's runtime in every one of its periods" : "");
+		break;
+	case REGIME_FAIR_SERVER_ONLY:
+		t->fair_server = cfs_task;
+		snprintf(t->why, sizeof(t->why), "no RT limit; %s", cfs_task ? "the fair server's runtime for the CFS task in every one of its periods"
+										: "no CFS task for the fair server to serve");
+		break;
+	case REGIME_RUNTIME_SHARE:
+		snprintf(t->why, sizeof(t->why), "RT may borrow other CPUs' runtime (RT_RUNTIME_SHARE): no per-CPU promise");
+		break;
+	case REGIME_TIMERS_STARVED:
+		snprintf(t->why, sizeof(t->why), "CFS tasks wake only through an RT timer thread that is throttled with RT: no CFS promise; RT time not judged per period");
+		break;
+	case REGIME_NO_LIMIT:
+		snprintf(t->why, sizeof(t->why), "no limit: nothing is promised");
+		break;
+	}
+	if (t->rt_limit)
+		t->cfs_rest &= runtime_us < period_us;
+}
+
+bool promise_metric(const char *metric)
+{
+	static const char *const names[] = {
+		"rt_budget_excess_us", "rt_period_max_us", "cfs_period_min_us", "fs_period_min_us",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(metric, names[i]))
+			return true;
+	return false;
+}
+
+struct grid_eval {
+	int periods;
+	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
+};
+
+/* The figures of one grid phase: periods [phase + kP, phase + (k+1)P) within [0, end). */
+static void eval_phase(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t phase, uint64_t period,
+		       uint64_t end, double runtime_us, struct grid_eval *e)
+{
+	double run = 0;
+
+	memset(e, 0, sizeof(*e));
+	e->rt_excess_us = -INFINITY;
+	e->cfs_min_us = INFINITY;
+	for (uint64_t b = phase; b + period <= end; b += period) {
+		double used = rt ? cpu_timeline_between(rt, b, b + period) / 1000.0 : 0, over = used - runtime_us;
+
+		/* Kadane: the most RT ran beyond its budget over any run of consecutive periods. */
+		run = fmax(over, run + over);
+		e->rt_excess_us = fmax(e->rt_excess_us, run);
+		if (used > e->rt_max_us || !e->periods) {
+			e->rt_max_us = used;
+			e->worst_at_ns = (double)b;
+		}
+		if (cfs)
+			e->cfs_min_us = fmin(e->cfs_min_us, cpu_timeline_between(cfs, b, b + period) / 1000.0);
+		e->periods++;
+	}
+}
+
+/* Phases to try: an even comb plus the given exact candidates (throttle ends). */
+static int phase_count(uint64_t period, uint64_t end)
+{
+	double periods = fmax(1.0, (double)end / (double)period);
+	int n = (int)fmin(GRID_PHASES_MAX, GRID_EVALS_MAX / periods);
+
+	return n < GRID_PHASES_MIN ? GRID_PHASES_MIN : n;
+}
+
+/*
+ * The grid on which the kernel comes closest to its promise. rt_terms: lowest worst violation
+ * of "RT <= runtime" and "CFS >= the rest"; otherwise: the most CFS in its worst period.
+ */
+static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t period, uint64_t end,
+		      double runtime_us, bool rt_terms, bool cfs_rest, const struct gap_stats *gaps,
+		      double gap_threshold_us, double slack_us, struct grid_eval *best, double *phase_ns,
+		      double *step_ns)
+{
+	int n = phase_count(period, end), extra = gaps ? (int)gaps->long_stored : 0;
+	double best_score = INFINITY, end_score = INFINITY, end_phase = 0;
+	struct grid_eval at_end = { 0 };
+
+	*step_ns = (double)period / n;
+	best->periods = 0;
+	for (int i = 0; i < n + extra; i++) {
+		uint64_t phase;
+		struct grid_eval e;
+		double score;
+
+		if (i < n) {
+			phase = (uint64_t)(i * *step_ns);
+		} else {
+			const struct gap_event *g = &gaps->long_gaps[i - n];
+
+			if (g->len_ns / 1000.0 < gap_threshold_us)
+				continue;
+			phase = (g->start_ns + g->len_ns) % period;
+		}
+		eval_phase(rt, cfs, phase, period, end, runtime_us, &e);
+		if (!e.periods)
+			continue;
+		if (rt_terms) {
+			score = e.rt_excess_us;
+			if (cfs_rest)
+				score = fmax(score, (double)period / 1000.0 - runtime_us - e.cfs_min_us);
+		} else {
+			score = -e.cfs_min_us;
+		}
+		if (i >= n && score < end_score) {
+			end_score = score;
+			at_end = e;
+			end_phase = (double)phase;
+		}
+		if (score < best_score) {
+			best_score = score;
+			*best = e;
+			*phase_ns = (double)phase;
+		}
+	}
+	/*
+	 * A throttle ends on the kernel's boundary: where a grid through a throttle's end is as
+	 * good as the best (within a tick of accounting), it is the kernel's grid, and judged.
+	 */
+	if (end_score <= best_score + slack_us) {
+		*best = at_end;
+		*phase_ns = end_phase;
+	}
+}
+
+static int ends_on_grid(const struct gap_stats *gaps, double threshold_us, uint64_t end, double phase_ns,
+			uint64_t period, int *total)
+{
+	int on = 0;
+
+	*total = 0;
+	for (uint32_t i = 0; gaps && i < gaps->long_stored; i++) {
+		const struct gap_event *g = &gaps->long_gaps[i];
+		uint64_t at = g->start_ns + g->len_ns, off;
+
+		if (g->len_ns / 1000.0 < threshold_us || !g->start_ns || at >= end)
+			continue;
+		off = (at + period - (uint64_t)phase_ns % period) % period;
+		(*total)++;
+		on += off <= ON_GRID_NS || period - off <= ON_GRID_NS;
+	}
+	return on;
+}
+
+void promise_measure(const struct promise_terms *t, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
+		     const struct gap_stats *rt_gaps, double throttle_threshold_us, struct promise *p)
+{
+	uint64_t end = rt ? rt->end_ns : cfs ? cfs->end_ns : 0;
+	struct grid_eval e;
+
+	memset(p, 0, sizeof(*p));
+	if (cfs && cfs->end_ns < end)
+		end = cfs->end_ns;
+	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
+		uint64_t period = (uint64_t)t->period_us * 1000;
+
+		p->rt_measured = rt != NULL;
+		best_grid(rt, t->cfs_rest ? cfs : NULL, period, end, (double)t->runtime_us, rt != NULL, t->cfs_rest,
+			  rt ? rt_gaps : NULL, throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
+		p->periods = e.periods;
+		p->phase_us /= 1000.0;
+		p->grid_step_us /= 1000.0;
+		p->rt_period_max_us = e.rt_max_us;
+		p->rt_budget_excess_us = e.rt_excess_us;
+		p->worst_period_at_ms = e.worst_at_ns / 1e6;
+		p->cfs_measured = t->cfs_rest && e.periods;
+		p->cfs_period_min_us = p->cfs_measured ? e.cfs_min_us : 0;
+		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, end, p->phase_us * 1000.0, period,
+							&p->throttle_ends);
+		p->cfs_wait_bound_us = 2.0 * (double)t->runtime_us + t->tick_us;
+	}
+	if (t->fair_server && cfs && t->fs_period_us > 0) {
+		double bound = 2.0 * (double)(t->fs_period_us - t->fs_runtime_us) + t->tick_us;
+
+		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, 0, false, false, NULL, 0, 0, &e, &p->fs_phase_us,
+			  &p->fs_grid_step_us);
+		p->fs_periods = e.periods;
+		p->fs_phase_us /= 1000.0;
+		p->fs_grid_step_us /= 1000.0;
+		p->fs_cfs_period_min_us = e.periods ? e.cfs_min_us : 0;
+		if (!p->cfs_wait_bound_us || bound < p->cfs_wait_bound_us)
+			p->cfs_wait_bound_us = bound;
+	}
+}
+
+static void add_double(json_object *obj, const char *key, double v)
+{
+	json_object_object_add(obj, key, json_object_new_double(v));
+}
+
+void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
+			 json_object *cfs_metrics)
+{
+	/* Only what was measured over at least one whole period: no check judges a placeholder. */
+	if (t->rt_limit && p->rt_measured && p->periods && rt_metrics) {
+		json_object_object_add(rt_metrics, "rt_periods", json_object_new_int(p->periods));
+		add_double(rt_metrics, "rt_period_max_us", p->rt_period_max_us);
+		add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
+		add_double(rt_metrics, "grid_phase_us", p->phase_us);
+		add_double(rt_metrics, "grid_step_us", p->grid_step_us);
+		json_object_object_add(rt_metrics, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
+	}
+	if (p->cfs_measured && cfs_metrics)
+	{
+		add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
+		add_double(cfs_metrics, "cfs_grid_step_us", p->grid_step_us);
+	}
+	if (t->fair_server && p->fs_periods && cfs_metrics) {
+		json_object_object_add(cfs_metrics, "fs_periods", json_object_new_int(p->fs_periods));
+		add_double(cfs_metrics, "fs_period_min_us", p->fs_cfs_period_min_us);
+		add_double(cfs_metrics, "fs_grid_step_us", p->fs_grid_step_us);
+	}
+}
+
+json_object *promise_to_json(const struct promise_terms *t, const struct promise *p, int kept)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "promised", json_object_new_string(t->why));
+	json_object_object_add(obj, "kept", kept < 0 ? NULL : json_object_new_boolean(kept));
+	json_object_object_add(obj, "runtime_us", json_object_new_int64(t->runtime_us));
+	json_object_object_add(obj, "period_us", json_object_new_int64(t->period_us));
+	if (t->rt_limit) {
+		json_object_object_add(obj, "periods", json_object_new_int(p->periods));
+		add_double(obj, "grid_phase_us", p->phase_us);
+		add_double(obj, "grid_step_us", p->grid_step_us);
+	}
+	if (t->rt_limit && p->rt_measured) {
+		json_object_object_add(obj, "throttle_ends", json_object_new_int(p->throttle_ends));
+		json_object_object_add(obj, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
+		add_double(obj, "rt_period_max_us", p->rt_period_max_us);
+		add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
+		add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
+	}
+	if (p->cfs_measured) {
+		add_double(obj, "cfs_period_min_us", p->cfs_period_min_us);
+		add_double(obj, "cfs_period_floor_us", (double)(t->period_us - t->runtime_us));
+	}
+	if (t->fair_server) {
+		json_object *fs = json_object_new_object();
+
+		json_object_object_add(fs, "runtime_us", json_object_new_int64(t->fs_runtime_us));
+		json_object_object_add(fs, "period_us", json_object_new_int64(t->fs_period_us));
+		json_object_object_add(fs, "periods", json_object_new_int(p->fs_periods));
+		add_double(fs, "grid_phase_us", p->fs_phase_us);
+		add_double(fs, "cfs_period_min_us", p->fs_cfs_period_min_us);
+		json_object_object_add(obj, "fair_server", fs);
+	}
+	if (p->cfs_wait_bound_us > 0)
+		add_double(obj, "cfs_wait_bound_us", p->cfs_wait_bound_us);
+	return obj;
+}

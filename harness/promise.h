@@ -1,0 +1,69 @@
+/*
+ * The bandwidth promise, judged period by period. The settings promise that RT runs at most
+ * `runtime` in every period and everything else gets the rest; a fair server promises CFS its
+ * runtime in every one of its periods. Neither depends on how the kernel interleaves the two,
+ * so, unlike event counts or medians, these hold on every correct kernel whatever the phase.
+ *
+ * The period grid is the kernel's timer, which a task cannot see: the grid judged is the one,
+ * among all phases, on which the kernel comes closest to keeping its promise (with the ends of
+ * the throttle gaps among the phases tried, since a throttle ends on a boundary). A kernel that
+ * breaks the promise on every grid fails; one that keeps it on its own grid passes.
+ */
+#ifndef RTT_PROMISE_H
+#define RTT_PROMISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "cpu_timeline.h"
+#include "expect.h"
+
+/* Which promises apply to a window, from the model's regime and the policy. */
+struct promise_terms {
+	bool rt_limit;		/* RT at most runtime per period (classic throttling, no borrowing) */
+	bool cfs_rest;		/* the CFS task gets the rest of each RT period */
+	bool fair_server;	/* the fair server's runtime per its period for the CFS task */
+	int64_t runtime_us, period_us;
+	int64_t fs_runtime_us, fs_period_us;
+	double tick_us;
+	char why[200];		/* which promises, and why the others do not apply */
+};
+
+struct promise {
+	/* On the RT period grid */
+	int periods;			/* whole periods in the window */
+	bool rt_measured;		/* the RT task is a spinner whose timeline is known */
+	double phase_us, grid_step_us;	/* the grid judged: first boundary after the window start */
+	double rt_period_max_us;	/* the most RT CPU time in one period */
+	double rt_budget_excess_us;	/* the most RT ran beyond n x runtime in any n consecutive periods */
+	double worst_period_at_ms;	/* start of the period with the most RT */
+	bool cfs_measured;
+	double cfs_period_min_us;	/* the least the CFS task got in one period */
+	int throttle_ends, throttle_ends_on_grid;
+	/* On the fair server's grid */
+	int fs_periods;
+	double fs_phase_us, fs_grid_step_us, fs_cfs_period_min_us;
+	double cfs_wait_bound_us;	/* the longest CFS wait the promises allow (0: none promised) */
+};
+
+void promise_terms_for(const struct kernel_model *km, const struct limiter *l, int64_t runtime_us,
+		       int64_t period_us, bool cfs_task, struct promise_terms *out);
+/*
+ * Measures the figures the terms ask for. `rt` is the RT task's timeline, `cfs` the CFS
+ * task's; either may be NULL (an RT task that sleeps between jobs has no timeline: then the
+ * CFS task's rest is judged on the grid where it fares best). `rt_gaps`: the RT task's gaps
+ * (their ends help find the grid), or NULL.
+ */
+void promise_measure(const struct promise_terms *t, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
+		     const struct gap_stats *rt_gaps, double throttle_threshold_us, struct promise *out);
+/* Adds the figures as metrics of the RT and the CFS task, so checks can name them. */
+void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
+			 json_object *cfs_metrics);
+/* The result's `promise` block; `kept` is the verdict of the checks on these figures, or null. */
+json_object *promise_to_json(const struct promise_terms *t, const struct promise *p, int kept);
+/* True for a metric name this module writes (its checks decide `kept`). */
+bool promise_metric(const char *metric);
+
+#endif
