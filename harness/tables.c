@@ -225,8 +225,8 @@ static void headline(json_object *r, char *buf, size_t len)
 			c = json_object_array_get_idx(checks, i);
 	if (!c)
 		c = json_object_array_get_idx(checks, 0);
-	snprintf(buf, len, "%s.%s %.4g (%s %.4g)", str(c, "task"), str(c, "metric"), num(c, "measured", 0),
-		 str(c, "kind"), num(c, "expected", 0));
+	snprintf(buf, len, "%s.%s%s%s %.4g (%s %.4g)", str(c, "task"), str(c, "metric"), str(c, "name")[0] ? "." : "",
+		 str(c, "name"), num(c, "measured", 0), str(c, "kind"), num(c, "expected", 0));
 }
 
 static void fmt(char *buf, size_t len, json_object *row, const char *key, const char *format, const char *none)
