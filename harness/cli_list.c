@@ -29,6 +29,9 @@ static void list_scenarios(void)
 		for (int k = 0; k < s[i].policy_count; k++)
 			snprintf(policies + strlen(policies), sizeof(policies) - strlen(policies), "%s%s", k ? "," : "",
 				 s[i].policies[k].name);
+		if (s[i].grid.row_count)
+			snprintf(policies + strlen(policies), sizeof(policies) - strlen(policies), "%sa %d x %d knob grid",
+				 s[i].policy_count ? " and " : "", s[i].grid.row_count, s[i].grid.period_count);
 		printf("  %-20s %s\n  %-20s policies: %s; suites: %s\n", s[i].name, s[i].summary, "", policies,
 		       s[i].suites[0] ? s[i].suites : "none");
 	}

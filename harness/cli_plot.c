@@ -35,9 +35,10 @@ static void usage(FILE *out, bool report)
 		fprintf(out,
 			"Usage: rtthrottle report [OPTIONS] --out DIR RESULTS...\n\n"
 			"Writes DIR/index.html, one self-contained page (plots embedded): the system block of\n"
-			"each run, the verdict table, the debate table when the results have one, and the\n"
-			"plots of 'rtthrottle plot'. Without --baseline the verdict table shows each result's\n"
-			"own checks; with it, 'rtthrottle compare BASELINE RESULT' for every result file.\n\n");
+			"each run, the verdict table, each knob grid's heatmap and a table of its cells, the\n"
+			"debate table when the results have one, and the plots of 'rtthrottle plot'. Without\n"
+			"--baseline the verdict table shows each result's own checks; with it, 'rtthrottle\n"
+			"compare BASELINE RESULT' for every result file.\n\n");
 	else
 		fprintf(out,
 			"Usage: rtthrottle plot [OPTIONS] --out DIR RESULTS...\n\n"
@@ -45,9 +46,11 @@ static void usage(FILE *out, bool report)
 			"configured runtime/period with each regime's ideal (shares.png); gap-length histograms\n"
 			"per policy (gaps.png); probe latency CDF per policy, log scale (latency.png, when the\n"
 			"files hold probe results); the policy trade-off, RT share against worst CFS starvation\n"
-			"and admin recovery (tradeoff.png); and trends of a metric across the files, x = kernel\n"
+			"and admin recovery (tradeoff.png); trends of a metric across the files, x = kernel\n"
 			"release and run time, with the band beyond which 'compare' calls a regression\n"
-			"(trend-TASK-METRIC.png).\n\n");
+			"(trend-TASK-METRIC.png); and per scenario run on a knob grid (run --grid), a heatmap\n"
+			"of ratio (or runtime) by period: each cell's verdict, the hog's RT share and the\n"
+			"longest CFS wait against the promised one (heatmap-SCENARIO.png).\n\n");
 	fprintf(out,
 		"Options:\n"
 		"  --out DIR              where to write (created if missing)\n"

@@ -31,6 +31,14 @@ static void usage(FILE *out)
 		"  --policy NAMES        comma-separated policies instead of each scenario's defaults\n"
 		"  --runtime-us N        an ad-hoc policy: RT runtime per period in us (-1: no limit)\n"
 		"  --period-us N         its period in us (default 1000000)\n"
+		"  --grid AXES           a knob grid: every row crossed with every period, each cell a\n"
+		"                        policy named r<row>p<period> (r0.95p100ms); AXES is\n"
+		"                        ratios=LIST (runtime/period, 0 to 1) or runtimes=LIST, and\n"
+		"                        periods=LIST, blank-separated or in two --grid options; times\n"
+		"                        take a unit (us, ms, s), e.g. --grid 'ratios=0.5,0.95\n"
+		"                        periods=50ms,1s'. Runs fifo-hog-share unless --scenario or\n"
+		"                        --suite say otherwise; cells the kernel refuses (runtime over\n"
+		"                        period, below the deadline floor) are skipped with why\n"
 		"  --cpu LIST|last|per-node\n"
 		"                        the measured CPUs: a list (1 or 1,3 or 2-3), the last online CPU\n"
 		"                        (default) or each NUMA node's last online CPU; the first one\n"
@@ -57,7 +65,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
-	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE,
+	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID,
 };
 
 static const struct option long_options[] = {
@@ -67,6 +75,7 @@ static const struct option long_options[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "runtime-us", required_argument, NULL, OPT_RUNTIME },
 	{ "period-us", required_argument, NULL, OPT_PERIOD },
+	{ "grid", required_argument, NULL, OPT_GRID },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "allow-cpu0", no_argument, NULL, OPT_ALLOW_CPU0 },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -82,6 +91,8 @@ static const struct option long_options[] = {
 	EXPORT_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
+
+#define GRID_SCENARIO "fifo-hog-share"
 
 static int __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
 {
@@ -126,6 +137,15 @@ static int add_scenarios(struct run_options *opt, const struct raw_args *raw)
 		/* Files given alone: run just those. */
 		for (int i = 0; i < raw->file_count; i++)
 			opt->scenario[opt->scenario_count++] = raw->added[i];
+		return 0;
+	}
+	/* A grid alone asks what the knobs promise: the hog and its CFS victim. */
+	if (!raw->scenarios && !raw->suite && opt->grid.row_count) {
+		const struct scenario *s = scenario_find(GRID_SCENARIO);
+
+		if (!s)
+			return bad("--grid: the scenario %s is not in the catalogue; give --scenario", GRID_SCENARIO);
+		opt->scenario[opt->scenario_count++] = s;
 		return 0;
 	}
 	if (raw->scenarios) {
@@ -222,6 +242,7 @@ int cmd_run(int argc, char **argv)
 	struct raw_args raw = { 0 };
 	int64_t repeat;
 	int c, err;
+	char why[256];
 
 	join_cmdline(&opt, argc, argv);
 	opterr = 0;
@@ -237,6 +258,10 @@ int cmd_run(int argc, char **argv)
 		case OPT_POLICY: raw.policies = optarg; break;
 		case OPT_RUNTIME: raw.runtime = optarg; break;
 		case OPT_PERIOD: raw.period = optarg; break;
+		case OPT_GRID:
+			if (!grid_parse(&opt.grid, optarg, why, sizeof(why)))
+				return bad("--grid %s: %s", optarg, why);
+			break;
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
 		case OPT_OUTPUT: raw.output = optarg; break;
@@ -275,6 +300,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	if ((opt.grid.row_count || opt.grid.period_count) && !grid_complete(&opt.grid, why, sizeof(why)))
+		return bad("--grid: %s", why);
 	if (!scenario_load_catalogue())
 		return EXIT_USAGE;
 	for (int i = 0; i < raw.file_count; i++)

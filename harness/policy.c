@@ -6,15 +6,16 @@
 #include <string.h>
 
 static const struct policy builtins[] = {
-	{ "default", 950000, 1000000,
-	  "the kernel default since 2.6.25: 5% of every second kept for non-RT tasks" },
-	{ "unlimited", -1, 1000000,
-	  "runtime -1, as proposed in 2008 ('sched: disabled rt-bandwidth by default'): strict POSIX" },
-	{ "half", 500000, 1000000, "RT gets half of every second: makes the throttle obvious" },
-	{ "full", 1000000, 1000000,
-	  "runtime = period: RT may take the whole period; no RT throttling, only other limits" },
-	{ "ten-second-window", 9500000, 10000000,
-	  "the 'raise it to ten seconds' position of 2008: 95% over a 10 s period" },
+	{ .name = "default", .runtime_us = 950000, .period_us = 1000000,
+	  .origin = "the kernel default since 2.6.25: 5% of every second kept for non-RT tasks" },
+	{ .name = "unlimited", .runtime_us = -1, .period_us = 1000000,
+	  .origin = "runtime -1, as proposed in 2008 ('sched: disabled rt-bandwidth by default'): strict POSIX" },
+	{ .name = "half", .runtime_us = 500000, .period_us = 1000000,
+	  .origin = "RT gets half of every second: makes the throttle obvious" },
+	{ .name = "full", .runtime_us = 1000000, .period_us = 1000000,
+	  .origin = "runtime = period: RT may take the whole period; no RT throttling, only other limits" },
+	{ .name = "ten-second-window", .runtime_us = 9500000, .period_us = 10000000,
+	  .origin = "the 'raise it to ten seconds' position of 2008: 95% over a 10 s period" },
 };
 
 const struct policy *policy_builtins(size_t *count)

@@ -10,11 +10,19 @@
 
 #define POLICY_NAME_MAX 48
 
+/* Where a cell of a knob grid (harness/grid.h) sits; cells is 0 for every other policy. */
+struct policy_grid_place {
+	int cell, cells;	/* 1-based place among the grid's cells, and how many there are */
+	double ratio;		/* runtime/period asked for (above 1 when a runtime exceeds its period) */
+	bool by_runtime;	/* the grid's rows are runtimes, not ratios */
+};
+
 struct policy {
 	char name[POLICY_NAME_MAX];
 	int64_t runtime_us;	/* -1: no RT limit */
 	int64_t period_us;
 	const char *origin;	/* one line: who argued for it */
+	struct policy_grid_place grid;
 };
 
 const struct policy *policy_builtins(size_t *count);

@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 
 def fail(message):
@@ -27,6 +28,7 @@ def fail(message):
 try:
     import matplotlib
     matplotlib.use("Agg")
+    import matplotlib.patches
     import matplotlib.pyplot as plt
 except ImportError:
     fail(f"plots need matplotlib for {sys.executable}: apt-get install python3-matplotlib")
@@ -380,6 +382,170 @@ def plot_tradeoff(runs, out):
     return finish(fig, runs, out, "tradeoff.png"), None, note
 
 
+# --- knob grids: does each runtime x period keep its promise? -----------------------------------
+
+# Cell states, worst first: a cell with several results shows the worst.
+CELL_STATES = (("fail", "#e8737a", "promise broken (fail)"), ("error", "#b39ddb", "error: not measured"),
+               ("unjudged", "#ffe08a", "unjudged: measured, no verdict"), ("pass", "#8fd19e", "promise kept (pass)"),
+               ("skip", "#e6e6e6", "skipped: the kernel refuses the cell"))
+
+
+def format_us(us):
+    """2s, 100ms, 1500us: as the grid's cell names write a time."""
+    us = int(us)
+    if us and us % 1000000 == 0:
+        return f"{us // 1000000}s"
+    return f"{us // 1000}ms" if us and us % 1000 == 0 else f"{us}us"
+
+
+def number(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def cell_state(result):
+    """pass, fail, unjudged, skip or error: the promise's own verdict when the result carries one."""
+    verdict = result.get("verdict")
+    if verdict in ("skip", "error"):
+        return verdict
+    promise = result.get("promise")
+    if isinstance(promise, dict) and "kept" in promise:
+        return {True: "pass", False: "fail"}.get(promise["kept"], "unjudged")
+    return verdict if verdict in ("pass", "fail") else "unjudged"
+
+
+def cell_figures(result):
+    """The measured RT share, longest CFS wait and its promised bound (us), RT time in the worst period."""
+    promise = result.get("promise") if isinstance(result.get("promise"), dict) else {}
+    hog, victim = by_role(result, "hog") or {}, by_role(result, "victim") or {}
+    runtime = number((result.get("policy") or {}).get("runtime_us"))
+    wait = number(promise.get("cfs_wait_max_us"))
+    bound = number(promise.get("cfs_wait_bound_us"))
+    return {
+        "rt_share": number(share(hog)) if hog else None,
+        "cfs_wait_us": wait if wait is not None else number(victim.get("starvation_max_us")),
+        "cfs_bound_us": bound if bound is not None else (2 * runtime if runtime and runtime > 0 else None),
+        "rt_period_max_us": number(promise.get("rt_period_max_us")),
+        "runtime_us": number(promise.get("runtime_us")) or runtime,
+        "why": result.get("skip_reason") or result.get("error") or "",
+    }
+
+
+def grid_layout(run):
+    """{scenario: (rows label, {(row, period_us): [results]})} of the run's grid cells."""
+    grids = {}
+    for r in run.results(measured=False):
+        place, policy = r.get("grid"), r.get("policy") or {}
+        if not isinstance(place, dict) or not number(policy.get("period_us")):
+            continue
+        by_runtime = place.get("rows") == "runtime"
+        row = policy.get("runtime_us") if by_runtime else place.get("ratio")
+        label, cells = grids.setdefault(r.get("scenario"), ("runtime" if by_runtime else "ratio", {}))
+        cells.setdefault((row, policy["period_us"]), []).append(r)
+    return grids
+
+
+def summarise_cell(results):
+    """One cell from its results (repetitions): the worst state, the mean share, the longest wait."""
+    order = [s for s, _, _ in CELL_STATES]
+    figures = [cell_figures(r) for r in results]
+    shares = [f["rt_share"] for f in figures if f["rt_share"] is not None]
+    waits = [f["cfs_wait_us"] for f in figures if f["cfs_wait_us"] is not None]
+    peaks = [f["rt_period_max_us"] for f in figures if f["rt_period_max_us"] is not None]
+    return {
+        "policy": (results[0].get("policy") or {}).get("name"),
+        "state": min((cell_state(r) for r in results), key=order.index),
+        "rt_share": sum(shares) / len(shares) if shares else None,
+        "cfs_wait_us": max(waits) if waits else None,
+        "cfs_bound_us": figures[0]["cfs_bound_us"],
+        "rt_period_max_us": max(peaks) if peaks else None,
+        "runtime_us": figures[0]["runtime_us"],
+        "why": next((f["why"] for f in figures if f["why"]), ""),
+        "count": len(results),
+    }
+
+
+def cell_text(cell):
+    lines = [cell["state"] + (f" (x{cell['count']})" if cell["count"] > 1 else "")]
+    if cell["state"] in ("skip", "error"):
+        return "\n".join(lines + textwrap.wrap(cell["why"], 30)[:5])
+    if cell["rt_share"] is not None:
+        lines.append(f"RT share {cell['rt_share']:.3f}")
+    if cell["rt_period_max_us"] is not None and cell["runtime_us"]:
+        lines.append(f"RT/period {cell['rt_period_max_us'] / 1000:.1f} of {cell['runtime_us'] / 1000:.1f} ms")
+    if cell["cfs_wait_us"] is not None:
+        bound = f" / {cell['cfs_bound_us'] / 1000:.0f}" if cell["cfs_bound_us"] else ""
+        lines.append(f"CFS wait {cell['cfs_wait_us'] / 1000:.0f}{bound} ms")
+    return "\n".join(lines)
+
+
+def row_label(kind, row):
+    return format_us(row) if kind == "runtime" else f"{row:g}"
+
+
+def plot_heatmaps(runs, out):
+    """heatmap-SCENARIO.png per run and scenario with grid cells: rows ratio (or runtime), columns period."""
+    made, seen = [], {}
+    colours = {s: c for s, c, _ in CELL_STATES}
+    for run in runs:
+        for scenario, (kind, cells) in grid_layout(run).items():
+            rows = sorted({k[0] for k in cells}, reverse=True)
+            periods = sorted({k[1] for k in cells})
+            fig, ax = plt.subplots(figsize=(2.3 * len(periods) + 2.2, 1.15 * len(rows) + 2.4))
+            for (row, period), results in cells.items():
+                cell = summarise_cell(results)
+                x, y = periods.index(period), rows.index(row)
+                ax.add_patch(matplotlib.patches.Rectangle((x, y), 1, 1, facecolor=colours[cell["state"]],
+                                                          edgecolor="white", lw=2,
+                                                          hatch="//" if cell["state"] == "skip" else None))
+                ax.text(x + 0.5, y + 0.5, cell_text(cell), ha="center", va="center", fontsize=7, linespacing=1.3)
+            ax.set_xlim(0, len(periods))
+            ax.set_ylim(len(rows), 0)
+            ax.set_xticks([i + 0.5 for i in range(len(periods))])
+            ax.set_xticklabels([format_us(p) for p in periods])
+            ax.set_yticks([i + 0.5 for i in range(len(rows))])
+            ax.set_yticklabels([row_label(kind, r) for r in rows])
+            ax.set_xlabel("RT period (sched_rt_period_us)")
+            ax.set_ylabel("RT runtime / period" if kind == "ratio" else "RT runtime (sched_rt_runtime_us)")
+            ax.tick_params(length=0)
+            for side in ax.spines.values():
+                side.set_visible(False)
+            ax.legend(handles=[matplotlib.patches.Patch(facecolor=c, label=label, hatch="//" if s == "skip" else None)
+                               for s, c, label in CELL_STATES], fontsize=7, loc="upper left",
+                      bbox_to_anchor=(1.01, 1), borderaxespad=0)
+            ax.set_title(f"{scenario}: the promise of each runtime x period\nRT share = the hog's measured share; "
+                         "CFS wait = the victim's longest wait / the promised longest (ms)", fontsize=9)
+            seen[scenario] = seen.get(scenario, 0) + 1
+            name = f"heatmap-{scenario}" + (f"-{seen[scenario]}" if seen[scenario] > 1 else "") + ".png"
+            PLOT_TITLES[name] = f"Knob grid of {scenario} ({run.release}, {run.run_id}): verdict per cell"
+            made.append(finish(fig, [run], out, name))
+    if not made:
+        return made, ["no knob-grid results in these files (rtthrottle run --grid): no heatmap"]
+    return made, []
+
+
+def grid_tables_html(runs):
+    """One table per grid: every cell by name, its verdict and figures."""
+    parts = []
+    for run in runs:
+        for scenario, (kind, cells) in grid_layout(run).items():
+            rows = []
+            for (row, period), results in sorted(cells.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
+                cell = summarise_cell(results)
+                wait, bound = cell["cfs_wait_us"], cell["cfs_bound_us"]
+                rt = "-" if cell["rt_share"] is None else f"{cell['rt_share']:.4f}"
+                rows.append(f'<tr class="{esc(cell["state"])}"><td>{esc(cell["policy"])}</td>'
+                            f'<td>{esc(row_label(kind, row))}</td><td>{esc(format_us(period))}</td>'
+                            f'<td class="num">{rt}</td><td class="num">{fmt(None if wait is None else wait / 1000, "ms")}</td>'
+                            f'<td class="num">{fmt(None if bound is None else bound / 1000, "ms")}</td>'
+                            f'<td>{esc(cell["why"])}</td><td class="verdict">{esc(cell["state"])}</td></tr>')
+            parts.append(f'<h3>{esc(scenario)} &middot; {esc(run.release)} &middot; {esc(run.run_id)}</h3>'
+                         f'<table class="grid"><thead><tr><th>cell</th><th>{esc(kind)}</th><th>period</th>'
+                         '<th>RT share</th><th>longest CFS wait ms</th><th>promised at most ms</th>'
+                         f'<th>why skipped or not measured</th><th>verdict</th></tr></thead><tbody>{"".join(rows)}'
+                         '</tbody></table>')
+    return "".join(parts)
+
+
 # --- trends against a baseline, with compare's bands ---------------------------------------------
 
 def compare_json(binary, base, new):
@@ -490,8 +656,9 @@ def draw_all(runs, out, binary, baseline, trends):
     path, note, extra = plot_tradeoff(runs, out)
     made += [path] if path else []
     notes += [n for n in (note, extra) if n]
+    heatmaps, heatmap_notes = plot_heatmaps(runs, out)
     trend_paths, trend_notes = plot_trends(runs, out, binary, baseline, trends)
-    return made + trend_paths, notes + trend_notes
+    return made + heatmaps + trend_paths, notes + heatmap_notes + trend_notes
 
 
 def esc(v):
@@ -651,6 +818,7 @@ thead th { background: #eef; } td.num { text-align: right; font-variant-numeric:
 table.system th { background: #f4f4f4; width: 14em; }
 tr.regressed td.verdict, tr.fail td.verdict, tr.error td.verdict { background: #fcc; font-weight: bold; }
 tr.improved td.verdict { background: #cfc; font-weight: bold; } tr.skip td.verdict { color: #777; }
+table.grid tr.pass td.verdict { background: #cfc; } table.grid tr.unjudged td.verdict { background: #ffe08a; }
 figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 13px; color: #444; } .notes { color: #555; font-size: 13px; }
 details { margin: 0.4em 0; } summary { cursor: pointer; font-weight: bold; }
@@ -671,15 +839,20 @@ window.addEventListener('load', function () {
 """
 
 
+def figure_html(path):
+    name = os.path.basename(path)
+    with open(path, "rb") as f:
+        data = base64.b64encode(f.read()).decode()
+    title = PLOT_TITLES.get(name, name)
+    return (f'<figure id="plot-{esc(name[:-4])}"><img alt="{esc(title)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{esc(title)} ({esc(name)})</figcaption></figure>")
+
+
 def write_report(runs, out, plots, notes, compares):
-    figures = ""
-    for path in plots:
-        name = os.path.basename(path)
-        with open(path, "rb") as f:
-            data = base64.b64encode(f.read()).decode()
-        title = PLOT_TITLES.get(name, name)
-        figures += (f'<figure id="plot-{esc(name[:-4])}"><img alt="{esc(title)}" src="data:image/png;base64,{data}">'
-                    f"<figcaption>{esc(title)} ({esc(name)})</figcaption></figure>")
+    # Heatmaps sit beside their grid's cell table; the other plots at the end.
+    heatmaps = "".join(figure_html(p) for p in plots if os.path.basename(p).startswith("heatmap-"))
+    figures = "".join(figure_html(p) for p in plots if not os.path.basename(p).startswith("heatmap-"))
+    grids = grid_tables_html(runs)
     verdicts = "".join(compare_table_html(d) for d in compares) if compares else checks_table_html(runs)
     debate = debate_html(runs) or "<p>No debate table in these files (the debate suite answers it).</p>"
     # The newest run open, the others folded.
@@ -694,7 +867,9 @@ def write_report(runs, out, plots, notes, compares):
             f"{len(runs)} result file{'s' if len(runs) > 1 else ''}.</p>"
             f'<h2 id="system">System</h2>{systems}'
             f'<h2 id="verdict">Verdict</h2><div id="verdicts">{verdicts}</div>'
-            f'<h2 id="debate-table">The 2008 debate, policy by policy</h2><div id="debate">{debate}</div>'
+            + (f'<h2 id="grids">Knob grids: the promise of each runtime x period</h2><div id="grid-cells">'
+               f'{heatmaps}{grids}</div>' if grids else "")
+            + f'<h2 id="debate-table">The 2008 debate, policy by policy</h2><div id="debate">{debate}</div>'
             f'<h2 id="plots">Plots</h2>' + (f'<ul class="notes" id="plot-notes">{note_html}</ul>' if notes else "")
             + f"{figures}<script>{SCRIPT}</script></body></html>")
     path = os.path.join(out, "index.html")

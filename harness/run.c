@@ -29,17 +29,17 @@
 
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
 {
-	if (opt->policy_count) {
-		memcpy(out, opt->policy, sizeof(*out) * (size_t)opt->policy_count);
-		return opt->policy_count;
-	}
-	memcpy(out, s->policies, sizeof(*out) * (size_t)s->policy_count);
-	return s->policy_count;
+	bool own = !opt->policy_count && !opt->grid.row_count;
+	int n = own ? s->policy_count : opt->policy_count;
+	const struct grid *grid = own ? &s->grid : &opt->grid;
+
+	memcpy(out, own ? s->policies : opt->policy, sizeof(*out) * (size_t)n);
+	return n + grid_policies(grid, out + n);
 }
 
 int run_planned_results(const struct run_options *opt)
 {
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 	int total = 0;
 
 	for (int i = 0; i < opt->scenario_count; i++) {
@@ -54,27 +54,64 @@ double run_window_s(const struct run_options *opt, const struct scenario *s, con
 {
 	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
 
-	return fmax(window, s->min_periods * p->period_us / 1e6);
+	window = fmax(window, s->min_periods * p->period_us / 1e6);
+	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
 }
 
-static double planned_seconds(const struct run_options *opt)
+/* Seconds of one scenario x policy's windows and the settling after each (see run_case.c). */
+static double case_seconds(const struct run_options *opt, const struct scenario *s, const struct policy *p)
 {
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	double windows = (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+
+	return (run_window_s(opt, s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
+}
+
+/* Seconds of windows and settling the run plans; skipped grid cells take none. */
+static double planned_seconds(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 	double total = opt->noise_s + 2 * opt->probe_s;
+	char why[256];
 
 	for (int i = 0; i < opt->scenario_count; i++) {
 		const struct scenario *s = opt->scenario[i];
 		int np = run_policies(opt, s, policies);
 
-		for (int k = 0; k < np; k++) {
-			double windows = (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
-
-			total += run_window_s(opt, s, &policies[k]) * windows;
-			/* Settling: a period after each window (see run_case.c). */
-			total += fmax(policies[k].period_us, opt->restored_period_us) / 1e6 * windows;
-		}
+		for (int k = 0; k < np; k++)
+			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				total += case_seconds(opt, s, &policies[k]);
 	}
 	return total;
+}
+
+/* A grid takes long: before its first window, say how many cells, which are skipped, and how long. */
+static void announce_grids(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	char why[256];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies), cells = 0, skipped = 0;
+		double seconds = 0;
+
+		for (int k = 0; k < np; k++) {
+			if (!policies[k].grid.cells)
+				continue;
+			cells++;
+			if (grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why))) {
+				skipped++;
+				progress_step("grid %s: cell %s will be skipped: %s", s->name, policies[k].name, why);
+			} else {
+				seconds += case_seconds(opt, s, &policies[k]);
+			}
+		}
+		if (cells)
+			progress_step("grid %s: %d cells (%d skipped), about %d:%02d of windows and settling", s->name,
+				      cells, skipped, (int)seconds / 60, (int)seconds % 60);
+	}
 }
 
 static bool measure_noise_floor(struct run_ctx *ctx)
@@ -215,7 +252,7 @@ static const char *case_missing(const struct run_ctx *ctx, const struct scenario
 static bool needs_calibration(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 	char missing[320];
 
 	for (int i = 0; i < opt->scenario_count; i++) {
@@ -247,13 +284,15 @@ static const char *scenario_unsupported(const struct run_ctx *ctx, const struct 
 static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
 				char *buf, size_t len)
 {
-	return privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
+	const char *unreachable = grid_cell_unreachable(p, &ctx->model, buf, len);
+
+	return unreachable ? unreachable : privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
 }
 
 static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_reason)
 {
 	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 
 	for (int i = 0; i < opt->scenario_count && !ctx->stop_reason[0]; i++) {
 		const struct scenario *s = opt->scenario[i];
@@ -279,7 +318,7 @@ static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_r
 static int count_runnable(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 	int total = 0;
 
 	for (int i = 0; i < opt->scenario_count; i++) {
@@ -342,7 +381,7 @@ static bool hogs_harness_cpu(const struct run_options *opt)
 static bool limit_in_force(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct policy policies[RUN_CASE_POLICIES_MAX];
 
 	if (!hogs_harness_cpu(opt))
 		return true;
@@ -351,7 +390,10 @@ static bool limit_in_force(const struct run_ctx *ctx)
 
 		for (int k = 0; k < np; k++) {
 			struct limiter l;
+			char why[256];
 
+			if (grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				continue;
 			run_scenario_limiter(&ctx->model, opt->scenario[i], &policies[k], &l);
 			if (!l.limited) {
 				fprintf(stderr, "rtthrottle run: refusing to hog CPU %d, where the harness runs: %s under policy %s "
@@ -556,7 +598,8 @@ int run_execute(const struct run_options *opt)
 	dma_fd = hold_cpu_dma_latency(ctx.root);
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt));
-	progress_begin(opt->quiet, planned_seconds(opt));
+	progress_begin(opt->quiet, planned_seconds(&ctx));
+	announce_grids(&ctx);
 	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
 	status = ctx.shm ? measure_all(&ctx) : -1;
 	trace_close(ctx.trace);

@@ -6,19 +6,23 @@
 #include <stdbool.h>
 
 #include "export.h"
+#include "grid.h"
 #include "placement.h"
 #include "policy.h"
 #include "scenario.h"
 
 #define RUN_POLICIES_MAX 16
+/* The policies of one scenario in a run: named ones plus the cells of a knob grid. */
+#define RUN_CASE_POLICIES_MAX (RUN_POLICIES_MAX + GRID_CELLS_MAX)
 #define RUN_SCENARIOS_MAX SCENARIOS_MAX
 
 struct run_options {
 	const struct scenario *scenario[RUN_SCENARIOS_MAX];
 	int scenario_count;
-	/* Empty: each scenario's own policies. */
+	/* Empty, and no grid: each scenario's own policies (and grid). */
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
+	struct grid grid;	/* --grid: its cells follow the policies; row_count 0 without one */
 	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
 	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
 	int cpu_count;
@@ -38,7 +42,7 @@ struct run_options {
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */
 int run_execute(const struct run_options *opt);
-/* The policies a scenario runs under: the command line's, or its own. */
+/* The policies a scenario runs under: the command line's, or its own; grid cells last. */
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
 /* Windows (results) the options plan, and their total seconds. */
 int run_planned_results(const struct run_options *opt);

@@ -2,6 +2,7 @@
 #include "cgroups.h"
 #include "cpu_stat.h"
 #include "cyclictest.h"
+#include "grid.h"
 #include "guardian.h"
 #include "judge.h"
 #include "load.h"
@@ -159,16 +160,30 @@ static json_object *case_json(const struct scenario *s, const struct policy *p, 
 		json_object_object_add(sw, "value", json_object_new_double(s->sweep_values[sweep]));
 		json_object_object_add(res, "sweep", sw);
 	}
+	if (p->grid.cells)
+		json_object_object_add(res, "grid", grid_place_to_json(p));
 	return res;
+}
+
+/* "cell 3 of 8: " before a grid cell's progress lines: a grid runs long. */
+static void grid_cell_prefix(const struct policy *p, char *buf, size_t len)
+{
+	if (p->grid.cells)
+		snprintf(buf, len, "grid cell %d of %d: ", p->grid.cell, p->grid.cells);
+	else
+		buf[0] = '\0';
 }
 
 void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
 		   const char *reason)
 {
 	json_object *res = case_json(s, p, sweep, rep);
-	char name[192];
+	char name[192], cell[48];
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	grid_cell_prefix(p, cell, sizeof(cell));
+	if (cell[0])
+		progress_step("%s%s: skipped: %s", cell, name, reason);
 	json_object_object_add(res, "verdict", json_object_new_string("skip"));
 	json_object_object_add(res, "skip_reason", json_object_new_string(reason));
 	json_object_array_add(ctx->results, res);
@@ -422,7 +437,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	const double window_s = run_window_s(ctx->opt, s, p);
 	struct task_config tasks[TASKS_MAX];
 	json_object *res = case_json(s, p, sweep, rep), *arr, *metrics[TASKS_MAX] = { 0 };
-	char name[192], why[320] = "";
+	char name[192], why[320] = "", cell[48];
 	enum window_status status;
 	struct limiter limiter;
 	struct promise_terms terms;
@@ -432,10 +447,11 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	bool ok, promised;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	grid_cell_prefix(p, cell, sizeof(cell));
 	run_scenario_limiter(&ctx->model, s, p, &limiter);
 	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
 	json_object_object_add(res, "window_s", json_object_new_double(window_s));
-	progress_step("%s: policy %lld/%lld, %.1f s window, expecting %s", name, (long long)p->runtime_us,
+	progress_step("%s%s: policy %lld/%lld, %.1f s window, expecting %s", cell, name, (long long)p->runtime_us,
 		      (long long)p->period_us, window_s, regime_name(limiter.regime));
 	count = build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
 	if (s->cgroup_count && !cgroups_create(s, why, sizeof(why))) {
@@ -494,5 +510,5 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		ktap_result(++ctx->ktap_number, ok, name, NULL);
 		ok ? ctx->passed++ : ctx->failed++;
 	}
-	progress_step("%s: %s", name, verdict);
+	progress_step("%s%s: %s", cell, name, verdict);
 }

@@ -467,6 +467,56 @@ static bool load_background(struct loader *ld, json_object *obj, struct scenario
 	return true;
 }
 
+/* "grid": {"ratios": [...] or "runtimes_us": [...], "periods_us": [...]}, by the rules of --grid. */
+static bool load_grid(struct loader *ld, json_object *obj, struct scenario *s)
+{
+	static const char *const axes[] = { "ratios", "runtimes_us", "periods_us" };
+	struct policy cells[GRID_CELLS_MAX];
+	char why[200];
+	int n;
+
+	at(ld, "grid");
+	if (!json_object_is_type(obj, json_type_object))
+		return bad(ld, "\"grid\" must be an object {ratios or runtimes_us, periods_us}");
+	if (!only_keys(ld, obj, "ratios,runtimes_us,periods_us"))
+		return false;
+	for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++) {
+		json_object *values;
+
+		if (!json_object_object_get_ex(obj, axes[a], &values))
+			continue;
+		at(ld, "grid.%s", axes[a]);
+		if (!json_object_is_type(values, json_type_array) || json_object_array_length(values) == 0)
+			return bad(ld, "must be an array of 1 to %d numbers", GRID_AXIS_MAX);
+		for (size_t i = 0; i < json_object_array_length(values); i++) {
+			json_object *v = json_object_array_get_idx(values, i);
+			double d = json_object_get_double(v);
+			bool ok;
+
+			at(ld, "grid.%s[%zu]", axes[a], i);
+			if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+				return bad(ld, "must be a number");
+			if (a > 0 && (d != floor(d) || d < 1 || d > 2147483647))
+				return bad(ld, "%g is not a whole number of microseconds from 1 to 2147483647", d);
+			ok = a == 0 ? grid_add_ratio(&s->grid, d, why, sizeof(why))
+			   : a == 1 ? grid_add_runtime(&s->grid, (int64_t)d, why, sizeof(why))
+				    : grid_add_period(&s->grid, (int64_t)d, why, sizeof(why));
+			if (!ok)
+				return bad(ld, "%s", why);
+		}
+	}
+	at(ld, "grid");
+	if (!grid_complete(&s->grid, why, sizeof(why)))
+		return bad(ld, "%s", why);
+	/* Cells are named after their values: a named policy must not take one's name. */
+	n = grid_policies(&s->grid, cells);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < s->policy_count; k++)
+			if (!strcmp(cells[i].name, s->policies[k].name))
+				return bad(ld, "cell %s has the name of policies[%d]", cells[i].name, k);
+	return true;
+}
+
 /* The parts in dependency order: cgroups before tasks, tasks before checks and sweep. */
 static bool load_object(struct loader *ld, json_object *root, struct scenario *s)
 {
@@ -474,7 +524,7 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 
 	if (!json_object_is_type(root, json_type_object))
 		return bad(ld, "the file must hold one JSON object");
-	if (!only_keys(ld, root, "name,summary,suites,policies,window,cgroups,tasks,checks,sweep,load"))
+	if (!only_keys(ld, root, "name,summary,suites,policies,grid,window,cgroups,tasks,checks,sweep,load"))
 		return false;
 	if (!get_string(ld, root, "name", true, s->name, sizeof(s->name)) ||
 	    !get_string(ld, root, "summary", true, s->summary, sizeof(s->summary)))
@@ -489,9 +539,15 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 			return false;
 	}
 	at(ld, "policies");
-	if (!json_object_object_get_ex(root, "policies", &v) || !json_object_is_type(v, json_type_array))
-		return bad(ld, "missing array \"policies\"");
-	if (!load_policies(ld, v, s))
+	if (json_object_object_get_ex(root, "policies", &v)) {
+		if (!json_object_is_type(v, json_type_array))
+			return bad(ld, "\"policies\" must be an array");
+		if (!load_policies(ld, v, s))
+			return false;
+	} else if (!json_object_object_get_ex(root, "grid", NULL)) {
+		return bad(ld, "missing array \"policies\" (or a \"grid\")");
+	}
+	if (json_object_object_get_ex(root, "grid", &v) && !load_grid(ld, v, s))
 		return false;
 	at(ld, "window");
 	if (json_object_object_get_ex(root, "window", &v)) {

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "expect.h"
+#include "grid.h"
 #include "policy.h"
 #include "task_shm.h"
 
@@ -71,6 +72,7 @@ struct scenario {
 	char source[PATH_MAX];
 	struct policy policies[SCENARIO_POLICIES_MAX];
 	int policy_count;
+	struct grid grid;		/* "grid": cells run after the policies; row_count 0 without one */
 	char suites[80];		/* comma-separated */
 	double window_s;		/* 0: the command line's --duration */
 	double min_periods;		/* the window covers at least this many policy periods */

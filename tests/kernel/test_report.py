@@ -277,3 +277,52 @@ def test_report_renders_in_chromium_own_checks_debate_and_probes():
         assert "fifo-hog-share.default" in table and "admin-recovery.default" in table, table[:500]
         assert '<table class="debate">' in dom and "admin recovery ms" in dom
         assert "6.18.44-fc-v1147" in dom and "regime evidence" in dom
+
+
+# --- knob grids ----------------------------------------------------------------------------------
+
+GRID_CELLS = ("r0.03p50ms", "r0.03p1s", "r0.03p2s", "r0.5p50ms", "r0.5p1s", "r0.5p2s", "r0.95p50ms", "r0.95p1s",
+              "r0.95p2s")
+
+
+def grid_rows(page):
+    """{cell: (cells of its row in the grid table)} of a report."""
+    table = re.search(r'<table class="grid">(.*?)</table>', page, re.S)
+    assert table, "no grid table in the report"
+    rows = {}
+    for row in re.findall(r"<tr class=\"(\w+)\">(.*?)</tr>", table.group(1), re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row[1])
+        rows[cells[0]] = (row[0],) + tuple(cells[1:])
+    return rows
+
+
+def test_plot_and_report_draw_a_heatmap_of_every_grid_cell():
+    require_matplotlib()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = rtt.run(["plot", "--out", tmp, fx("grid-1rep.json")], timeout=180)
+        assert proc.returncode == 0, proc.stderr
+        png_size(os.path.join(tmp, "heatmap-fifo-hog-share.png"))
+        proc = rtt.run(["report", "--out", tmp, fx("grid-1rep.json")], timeout=180)
+        assert proc.returncode == 0, proc.stderr
+        with open(os.path.join(tmp, "index.html")) as f:
+            page = f.read()
+    assert '<h2 id="grids">' in page and 'id="plot-heatmap-fifo-hog-share"' in page, "no heatmap in the report"
+    rows = grid_rows(page)
+    assert set(rows) == set(GRID_CELLS), sorted(rows)
+    # Verdicts: the promise's own when a result carries one, else the result's verdict.
+    states = {cell: row[0] for cell, row in rows.items()}
+    assert states == {"r0.03p50ms": "skip", "r0.03p1s": "skip", "r0.03p2s": "skip", "r0.5p50ms": "error",
+                      "r0.95p50ms": "error", "r0.5p1s": "pass", "r0.5p2s": "fail", "r0.95p1s": "pass",
+                      "r0.95p2s": "unjudged"}, states
+    # Promised longest CFS wait: the promise's bound, else twice the runtime.
+    assert rows["r0.95p1s"][5] == "1000" and rows["r0.5p1s"][5] == "1000", (rows["r0.95p1s"], rows["r0.5p1s"])
+    assert abs(float(rows["r0.5p2s"][4]) - 951.2) < 0.05 and rows["r0.5p2s"][5] == "2000", rows["r0.5p2s"]
+    assert "deadline fair server" in rows["r0.03p1s"][6] and "refused" in rows["r0.5p50ms"][6], rows
+
+
+def test_plot_without_grid_says_so():
+    require_matplotlib()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = rtt.run(["plot", "--out", tmp, fx("base-1rep.json")], timeout=180)
+        assert proc.returncode == 0, proc.stderr
+        assert "no knob-grid results" in proc.stderr and not any(f.startswith("heatmap-") for f in os.listdir(tmp))

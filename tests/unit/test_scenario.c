@@ -6,6 +6,7 @@
  * below keeps the two the same.
  * Runs from the repository root (build/unit-tests), so the folders are relative paths.
  */
+#include "run.h"
 #include "scenario.h"
 #include "unit.h"
 #include "unit_fixtures.h"
@@ -325,6 +326,48 @@ TEST(scenario_defaults)
 	remove_temp_dir(tmp);
 }
 
+/* A scenario's grid cells run after its named policies; a command-line grid replaces both. */
+TEST(scenario_grid_after_policies)
+{
+	static const char *const tasks =
+		" \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\"}, {\"name\": \"v\", \"role\": \"victim\"}]}";
+	char tmp[64], path[PATH_MAX], text[1024], err[4096];
+	struct policy out[RUN_CASE_POLICIES_MAX];
+	struct run_options opt = { 0 };
+	struct scenario s;
+	struct capture cap;
+	char why[128];
+	int n;
+
+	if (!make_temp_dir(tmp, sizeof(tmp)))
+		return;
+	snprintf(text, sizeof(text), "{\"name\": \"unit-grid\", \"summary\": \"s\", \"policies\": [\"default\"],"
+		 " \"grid\": {\"ratios\": [0.5], \"periods_us\": [100000, 1000000]},%s", tasks);
+	if (write_scenario(tmp, "grid", text, path, sizeof(path)) && load_quietly(tmp, path, &s)) {
+		n = run_policies(&opt, &s, out);
+		CHECK(n == 3 && !strcmp(out[0].name, "default") && !strcmp(out[1].name, "r0.5p100ms") &&
+			      !strcmp(out[2].name, "r0.5p1s") && out[2].runtime_us == 500000 && out[2].grid.cells == 2,
+		      "%d policies: %s %s", n, out[0].name, n > 1 ? out[1].name : "");
+		CHECK(grid_parse(&opt.grid, "ratios=0.95 periods=200ms", why, sizeof(why)), "%s", why);
+		n = run_policies(&opt, &s, out);
+		CHECK(n == 1 && !strcmp(out[0].name, "r0.95p200ms"), "command-line grid: %d, %s", n, out[0].name);
+		release(&s);
+	}
+	/* A named policy may not take a cell's name. */
+	snprintf(text, sizeof(text), "{\"name\": \"unit-grid\", \"summary\": \"s\", \"policies\": [{\"name\": \"r0.5p1s\","
+		 " \"runtime_us\": 1000, \"period_us\": 1000000}], \"grid\": {\"ratios\": [0.5], \"periods_us\": [1000000]},%s",
+		 tasks);
+	if (write_scenario(tmp, "clash", text, path, sizeof(path)) && capture_begin(&cap, tmp)) {
+		bool ok = scenario_load_file(path, &s);
+
+		capture_end(&cap, err, sizeof(err));
+		CHECK(!ok && strstr(err, "grid: cell r0.5p1s has the name of policies[0]"), "clash: %s", err);
+		if (ok)
+			release(&s);
+	}
+	remove_temp_dir(tmp);
+}
+
 /* The catalogue: a file given on the command line joins it; a second scenario of that name is refused. */
 TEST(scenario_add_file_and_duplicate_name)
 {
@@ -460,6 +503,12 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"cyclictest-deadline\", \"summary\": \"malformed: cyclictest in class deadline\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"ct\", \"role\": \"cyclictest\", \"class\": \"deadline\"}]}" },
 	{ "too-many-tasks", "tasks", "\"tasks\" must be an array of 1 to 7 tasks",
 	  "{\"name\": \"too-many-tasks\", \"summary\": \"malformed: eight tasks, one more than a run holds\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"v1\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v2\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v3\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v4\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v5\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v6\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v7\", \"role\": \"victim\", \"class\": \"other\"}, {\"name\": \"v8\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "grid-ratio-over-one", "grid.ratios[1]", "ratio 1.5 is not in (0, 1]",
+	  "{\"name\": \"grid-ratio-over-one\", \"summary\": \"malformed: a grid ratio above 1\", \"grid\": {\"ratios\": [0.5, 1.5], \"periods_us\": [100000]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "grid-no-periods", "grid", "no columns: give periods",
+	  "{\"name\": \"grid-no-periods\", \"summary\": \"malformed: a grid without periods\", \"grid\": {\"ratios\": [0.5, 0.95]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "grid-period-fraction", "grid.periods_us[0]", "is not a whole number of microseconds",
+	  "{\"name\": \"grid-period-fraction\", \"summary\": \"malformed: a grid period of half a microsecond more\", \"grid\": {\"ratios\": [0.5], \"periods_us\": [50000.5]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
 };
 
 /*
