@@ -284,5 +284,7 @@ json_object *promise_to_json(const struct promise_terms *t, const struct promise
 	}
 	if (p->cfs_wait_bound_us > 0)
 		add_double(obj, "cfs_wait_bound_us", p->cfs_wait_bound_us);
+	if (p->cfs_wait_max_us >= 0)
+		add_double(obj, "cfs_wait_max_us", p->cfs_wait_max_us);
 	return obj;
 }

@@ -46,6 +46,7 @@ struct promise {
 	int fs_periods;
 	double fs_phase_us, fs_grid_step_us, fs_cfs_period_min_us;
 	double cfs_wait_bound_us;	/* the longest CFS wait the promises allow (0: none promised) */
+	double cfs_wait_max_us;		/* the CFS task's longest wait (its longest gap), -1: no CFS task */
 };
 
 void promise_terms_for(const struct kernel_model *km, const struct limiter *l, int64_t runtime_us,
