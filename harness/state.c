@@ -1,4 +1,5 @@
 #include "state.h"
+#include "dl_floor.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -149,7 +150,7 @@ bool state_restore(void)
 
 	if (loaded <= 0)
 		return loaded == 0;
-	if (!knobs_apply(&original)) {
+	if (!knobs_apply(&original, dl_floor_of_system())) {
 		fprintf(stderr, "rtthrottle: could not restore the knobs saved in %s\n", state_file_path());
 		return false;
 	}
