@@ -8,7 +8,6 @@
 #include "util.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,17 +83,7 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rtthrottle run: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(see 'rtthrottle run --help')\n");
-	return EXIT_USAGE;
-}
+#define bad(...) usage_error("run", __VA_ARGS__)
 
 struct raw_args {
 	const char *suite, *scenarios, *policies, *runtime, *period, *cpu, *output;

@@ -56,7 +56,7 @@ const struct dl_floor *dl_floor_of_system(void)
 void dl_floor_describe(const struct dl_floor *floor, char *buf, size_t len)
 {
 	if (dl_floor_ratio(floor) == 0)
-		snprintf(buf, len, "none: %s", floor->source);
+		snprintf(buf, len, "none (%s)", floor->source);
 	else
 		snprintf(buf, len, "fair server %" PRId64 "/%" PRId64 " = %.3f per CPU: %s", floor->runtime_us,
 			 floor->period_us, dl_floor_ratio(floor) / BW_UNIT, floor->source);

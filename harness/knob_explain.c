@@ -32,10 +32,12 @@ static void sysctl_why(const struct knobs *k, enum knob_id written, const struct
 					   : "the global runtime is -1, so any period is valid");
 		return;
 	}
-	n = snprintf(buf, len, "runtime %" PRId64 " <= period %" PRId64 "; global ratio %.3f >= deadline floor %.3f",
-		     runtime, period, ratio_of(runtime, period), dl_floor_ratio(floor) / BW_UNIT);
+	n = snprintf(buf, len, "runtime %" PRId64 " <= period %" PRId64 "; global ratio %.3f", runtime, period,
+		     ratio_of(runtime, period));
+	if (dl_floor_ratio(floor) && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " >= deadline floor %.3f", dl_floor_ratio(floor) / BW_UNIT);
 	if (k->has_cgroup && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " and >= root cgroup ratio %.3f",
+		snprintf(buf + n, len - (size_t)n, "%s >= root cgroup ratio %.3f", dl_floor_ratio(floor) ? " and" : "",
 			 ratio_of(k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]));
 }
 
