@@ -1,5 +1,6 @@
 /* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
 #include "commands.h"
+#include "knob_explain.h"
 #include "load.h"
 #include "run.h"
 #include "results.h"
@@ -7,7 +8,6 @@
 #include "util.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,17 +94,7 @@ static const struct option long_options[] = {
 
 #define GRID_SCENARIO "fifo-hog-share"
 
-static int __attribute__((format(printf, 1, 2))) bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rtthrottle run: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(see 'rtthrottle run --help')\n");
-	return EXIT_USAGE;
-}
+#define bad(...) usage_error("run", __VA_ARGS__)
 
 struct raw_args {
 	const char *suite, *scenarios, *policies, *runtime, *period, *cpu, *output;
@@ -227,6 +217,35 @@ static int choose_output(struct run_options *opt, const struct raw_args *raw)
 	return export_options_check(&opt->exports, "run", opt->output, "--output") ? 0 : EXIT_USAGE;
 }
 
+/*
+ * Bad input changes nothing: a policy the kernel would refuse (below the deadline floor, say),
+ * or one the knobs could not come back from, is refused here, before the first write.
+ */
+static int check_policies_plannable(const struct run_options *opt)
+{
+	const struct dl_floor *floor = dl_floor_of_system();
+	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
+	struct knobs now;
+	char why[400];
+
+	if (!knobs_read(&now))
+		return 0;	/* the run says so, with the file it could not read */
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int count = run_policies(opt, opt->scenario[i], policies);
+
+		for (int k = 0; k < count; k++) {
+			struct knobs target = knobs_target(&now, policies[k].runtime_us, policies[k].period_us);
+			struct knob_plan there, back;
+
+			if (knob_plan_make(&now, &target, floor, &there) && knob_plan_make(&target, &now, floor, &back))
+				continue;
+			knob_plan_refusal(&now, &target, floor, why, sizeof(why));
+			return bad("%s (scenario %s): %s", policies[k].name, opt->scenario[i]->name, why);
+		}
+	}
+	return 0;
+}
+
 static void join_cmdline(struct run_options *opt, int argc, char **argv)
 {
 	size_t used = snprintf(opt->cmdline, sizeof(opt->cmdline), "rtthrottle");
@@ -319,7 +338,7 @@ int cmd_run(int argc, char **argv)
 		return err;
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
 	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = load_check_tools(&opt)) ||
-	    (err = choose_output(&opt, &raw)))
+	    (err = check_policies_plannable(&opt)) || (err = choose_output(&opt, &raw)))
 		return err;
 	{
 		int64_t period;

@@ -1,4 +1,5 @@
 #include "knobs.h"
+#include "knob_explain.h"
 #include "knob_plan.h"
 #include "util.h"
 
@@ -116,15 +117,23 @@ struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t 
 	return to;
 }
 
-static const char *likely_cause(int err, enum knob_id id)
+static const char *likely_cause(int err, enum knob_id id, const struct dl_floor *floor, char *buf, size_t len)
 {
+	char admitted[160];
+
 	switch (err) {
 	case EINVAL:
 		return id >= KNOB_CGROUP_RUNTIME
-			       ? "the root cgroup's ratio must stay at or below the global ratio, and runtime <= period"
+			       ? "the root cgroup's ratio must stay at or below the global ratio and at or above its "
+				 "child groups' sum, and runtime <= period"
 			       : "runtime must be <= period, and the global ratio at or above every cgroup's";
 	case EBUSY:
-		return "the ratio is below the deadline bandwidth already admitted (the fair server reserves ~5% per CPU)";
+		if (id >= KNOB_CGROUP_RUNTIME)
+			return "runtime 0 while the root group has RT tasks";
+		dl_floor_describe(floor, admitted, sizeof(admitted));
+		snprintf(buf, len, "the global ratio would fall below the deadline bandwidth already admitted (%s; "
+				   "plus any SCHED_DEADLINE tasks)", admitted);
+		return buf;
 	case EACCES:
 	case EPERM:
 		return "writing the knobs needs root (CAP_SYS_ADMIN)";
@@ -135,32 +144,51 @@ static const char *likely_cause(int err, enum knob_id id)
 	}
 }
 
-bool knobs_apply(const struct knobs *target)
+/* Both ways or not at all: a state the planner cannot lead back from is never entered. */
+static bool plan_both_ways(const struct knobs *now, const struct knobs *target, const struct dl_floor *floor,
+			   struct knob_plan *plan)
+{
+	struct knob_plan back;
+	char why[400], from_text[160], to_text[160];
+
+	knobs_describe(now, from_text, sizeof(from_text));
+	knobs_describe(target, to_text, sizeof(to_text));
+	if (!knob_plan_make(now, target, floor, plan)) {
+		knob_plan_refusal(now, target, floor, why, sizeof(why));
+		fprintf(stderr, "rtthrottle: no valid order of writes leads from %s to %s: %s; nothing written\n",
+			from_text, to_text, why);
+		return false;
+	}
+	if (!knob_plan_make(target, now, floor, &back)) {
+		knob_plan_refusal(target, now, floor, why, sizeof(why));
+		fprintf(stderr, "rtthrottle: %s could not be put back to %s (%s); nothing written\n", to_text,
+			from_text, why);
+		return false;
+	}
+	return true;
+}
+
+bool knobs_apply(const struct knobs *target, const struct dl_floor *floor)
 {
 	struct knobs now, expected;
 	struct knob_plan plan;
 
-	if (!knobs_read(&now))
+	if (!knobs_read(&now) || !plan_both_ways(&now, target, floor, &plan))
 		return false;
-	if (!knob_plan_make(&now, target, &plan)) {
-		const char *why = knobs_invalid_reason(target);
-
-		fprintf(stderr, "rtthrottle: no valid order of writes reaches runtime %" PRId64 " / period %" PRId64 ": %s\n",
-			target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD],
-			why ? why : "cgroup presence changed");
-		return false;
-	}
 	expected = now;
 	for (int i = 0; i < plan.count; i++) {
 		const struct knob_write *w = &plan.step[i];
-		char text[32];
+		char text[32], cause[320];
 		int err;
 
 		snprintf(text, sizeof(text), "%" PRId64, w->value);
 		err = write_text_file(knob_path(w->knob), text);
 		if (err) {
-			fprintf(stderr, "rtthrottle: writing %s to %s failed: %s (%s)\n", text,
-				knob_path(w->knob), strerror(err), likely_cause(err, w->knob));
+			fprintf(stderr, "rtthrottle: step %d of %d towards %" PRId64 "/%" PRId64 ": writing %s to %s "
+					"failed: %s (%s)\n",
+				i + 1, plan.count, target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD],
+				text, knob_path(w->knob), strerror(err),
+				likely_cause(err, w->knob, floor, cause, sizeof(cause)));
 			return false;
 		}
 		expected.value[w->knob] = w->value;

@@ -38,11 +38,15 @@ bool knobs_from_json(json_object *obj, struct knobs *out);
 /* The state that applying runtime/period gives, starting from `from`. */
 struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t period_us);
 
+struct dl_floor;
+
 /*
  * Moves the kernel from its current values to `target`, one write at a time in an order that
- * keeps every intermediate state valid (see knob_plan.h). On failure prints which knob, value,
- * error and likely cause, and returns false; the caller restores.
+ * keeps every intermediate state valid (see knob_plan.h), given the deadline bandwidth `floor`
+ * the kernel has admitted. Writes nothing unless a plan there and a plan back both exist. On
+ * failure prints the step, file, value, error and likely cause, and returns false; the caller
+ * restores.
  */
-bool knobs_apply(const struct knobs *target);
+bool knobs_apply(const struct knobs *target, const struct dl_floor *floor);
 
 #endif

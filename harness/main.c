@@ -10,6 +10,7 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "print the system (kernel, config, CPUs, NUMA, knobs) as JSON" },
 	{ "list", cmd_list, "list scenarios and policies" },
 	{ "restore", cmd_restore, "put back the knobs saved by a run that died" },
+	{ "plan", cmd_plan, "print the order of knob writes to a policy and back (writes nothing)" },
 	{ "compare", cmd_compare, "compare two result files: improved, regressed or unchanged per metric" },
 	{ "plot", cmd_plot, "draw regression plots (PNG) from result files" },
 	{ "report", cmd_report, "write a self-contained HTML report from result files" },

@@ -491,7 +491,7 @@ static bool put_back_knobs(struct run_ctx *ctx, struct knobs *after)
 					"match the policies they name\n");
 		return ok;
 	}
-	ok = knobs_apply(&ctx->before) && knobs_read(after) && knobs_equal(after, &ctx->before);
+	ok = knobs_apply(&ctx->before, &ctx->floor) && knobs_read(after) && knobs_equal(after, &ctx->before);
 	if (ok) {
 		state_remove();
 		guardian_release();
@@ -532,6 +532,7 @@ int run_execute(const struct run_options *opt)
 	load_note_run(ctx.root, opt);
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
+	ctx.floor = *dl_floor_of_system();	/* probed before the guardian forks: it inherits it */
 	json_object_object_add(ctx.root, "system", sysinfo_collect());
 	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
 	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)

@@ -98,7 +98,7 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 
 		if (p->period_us > ctx->longest_period_us)
 			ctx->longest_period_us = p->period_us;
-		if (!knobs_apply(&target)) {
+		if (!knobs_apply(&target, &ctx->floor)) {
 			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", p->name,
 				 (long long)p->runtime_us, (long long)p->period_us);
 			status = WINDOW_TASK_FAILED;
@@ -124,7 +124,7 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
 	}
 	/* Put the knobs back after every window: the system runs with its own values in between. */
-	if (p && !knobs_apply(&ctx->before)) {
+	if (p && !knobs_apply(&ctx->before, &ctx->floor)) {
 		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
 		status = WINDOW_TASK_FAILED;
 	}

@@ -4,6 +4,7 @@
 
 #include <json-c/json.h>
 
+#include "dl_floor.h"
 #include "expect.h"
 #include "kernel_model.h"
 #include "knobs.h"
@@ -17,6 +18,7 @@ struct run_ctx {
 	struct window_shm *shm;
 	struct kernel_facts facts;
 	struct kernel_model model;
+	struct dl_floor floor;	/* deadline bandwidth admitted: no knob write goes below it */
 	struct regime_observation observed;
 	struct noise_floor noise;
 	struct knobs before;

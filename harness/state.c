@@ -1,4 +1,5 @@
 #include "state.h"
+#include "dl_floor.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -46,14 +47,47 @@ void state_remove_stale_temps(void)
 	closedir(dir);
 }
 
-/* Takes the lock on fd, or says who holds it and closes fd. */
+static int (*lock_call)(int fd, int operation) = flock;
+
+void state_set_flock(int (*call)(int fd, int operation))
+{
+	lock_call = call ? call : flock;
+}
+
+/* What a flock(2) failure other than "held by another" means for the run lock. */
+static const char *lock_failure_meaning(int err)
+{
+	switch (err) {
+	case ENOSYS:
+		return "this kernel has no file locking (built without CONFIG_FILE_LOCKING)";
+	case ENOLCK:
+		return "the kernel is out of lock records, or the file system cannot lock";
+	case EINVAL:
+		return "the file system holding it does not support flock";
+	case EINTR:
+		return "a signal interrupted the call";
+	default:
+		return "an unexpected error";
+	}
+}
+
+/* Takes the lock on fd, or says who holds it (or why locking failed) and closes fd. */
 static bool lock_or_name_holder(int fd, const char *path)
 {
 	char text[32];
 	ssize_t got;
+	int err;
 
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+	if (lock_call(fd, LOCK_EX | LOCK_NB) == 0)
 		return true;
+	err = errno;
+	if (err != EWOULDBLOCK) {
+		fprintf(stderr, "rtthrottle: cannot lock %s: %s (%s); without the lock another run could change the "
+				"knobs at the same time, so this one does not start\n",
+			path, strerror(err), lock_failure_meaning(err));
+		close(fd);
+		return false;
+	}
 	got = pread(fd, text, sizeof(text) - 1, 0);
 	text[got > 0 ? got : 0] = '\0';
 	text[strcspn(text, "\n")] = '\0';
@@ -149,7 +183,7 @@ bool state_restore(void)
 
 	if (loaded <= 0)
 		return loaded == 0;
-	if (!knobs_apply(&original)) {
+	if (!knobs_apply(&original, dl_floor_of_system())) {
 		fprintf(stderr, "rtthrottle: could not restore the knobs saved in %s\n", state_file_path());
 		return false;
 	}

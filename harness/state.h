@@ -14,8 +14,13 @@
 const char *state_dir(void);
 const char *state_file_path(void);
 
-/* Takes the exclusive run lock; returns its fd, or -1 after saying which pid holds it. */
+/*
+ * Takes the exclusive run lock; returns its fd, or -1 after saying which pid holds it (or,
+ * when flock fails otherwise, why).
+ */
 int state_lock(void);
+/* Replaces flock(2) for the run lock, so tests can make it fail; NULL puts flock back. */
+void state_set_flock(int (*call)(int fd, int operation));
 /*
  * For a run that writes no knobs: takes an existing lock (opened read-only) so it does not
  * measure while another run changes them. -2 when there is no lock file, -1 when it is held.

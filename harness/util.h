@@ -14,6 +14,9 @@ enum {
 	EXIT_ALL_SKIPPED = 4,
 };
 
+/* "rtthrottle COMMAND: <message>" and where to read more, on stderr; returns EXIT_USAGE. */
+int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Parse a whole string as a base-10 integer in [min, max]; false on any junk or overflow. */
 bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
 /* Parse a whole string as a finite double in [min, max]. */

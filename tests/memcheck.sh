@@ -43,7 +43,7 @@ run_bad() {
 check 0 "unit tests" "${wrapper[@]}" "$build/unit-tests"
 check 0 "--help" "${wrapper[@]}" "$bin" --help
 check 0 "--version" "${wrapper[@]}" "$bin" --version
-for cmd in run info list restore export; do
+for cmd in run info list restore plan export; do
 	check 0 "$cmd --help" "${wrapper[@]}" "$bin" "$cmd" --help
 done
 check 0 "info" "${wrapper[@]}" "$bin" info
@@ -57,6 +57,11 @@ check 2 "list nonsense" "${wrapper[@]}" "$bin" list nonsense
 check 2 "info --bogus" "${wrapper[@]}" "$bin" info --bogus
 check 2 "info extra" "${wrapper[@]}" "$bin" info extra
 check 2 "restore extra" "${wrapper[@]}" "$bin" restore extra
+check 0 "plan 45000 50000" "${wrapper[@]}" "$bin" plan 45000 50000
+check 0 "plan --json --from --no-cgroup" "${wrapper[@]}" "$bin" plan --json --from 45000/50000 --no-cgroup -1 1000000
+check 2 "plan below the floor" "${wrapper[@]}" "$bin" plan --fair-server 50000/1000000 40000 1000000
+check 2 "plan abc" "${wrapper[@]}" "$bin" plan abc 1
+check 2 "plan one operand" "${wrapper[@]}" "$bin" plan 45000
 
 out=(--output "$tmp/r.json")
 run_bad "--runtime-us abc" --runtime-us abc "${out[@]}"

@@ -9,7 +9,8 @@ import rtt
 
 
 def test_help_on_every_subcommand():
-    for args in (["--help"], ["run", "--help"], ["info", "--help"], ["list", "--help"], ["restore", "--help"]):
+    for args in (["--help"], ["run", "--help"], ["info", "--help"], ["list", "--help"], ["restore", "--help"],
+                 ["plan", "--help"]):
         proc = rtt.run(args)
         assert proc.returncode == 0, (args, proc.returncode, proc.stderr)
         assert "Usage: rtthrottle" in proc.stdout, (args, proc.stdout)

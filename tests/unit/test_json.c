@@ -252,16 +252,13 @@ TEST(json_results_unwritable_paths)
 TEST(json_state_save_load)
 {
 	char dir[64], path[PATH_MAX];
-	const char *old = getenv("RTTHROTTLE_STATE_DIR");
-	char *saved_env = old ? strdup(old) : NULL;
+	char *saved_env;
 	struct knobs original = make_knobs(950000, 1000000, 950000, 1000000, true), back;
 	pid_t owner = 0;
 
-	if (!make_temp_dir(dir, sizeof(dir))) {
-		free(saved_env);
+	if (!make_temp_dir(dir, sizeof(dir)))
 		return;
-	}
-	setenv("RTTHROTTLE_STATE_DIR", dir, 1);
+	saved_env = env_set("RTTHROTTLE_STATE_DIR", dir);
 	CHECK(!strcmp(state_dir(), dir), "state_dir %s, want %s", state_dir(), dir);
 	snprintf(path, sizeof(path), "%s/state.json", dir);
 	CHECK(!strcmp(state_file_path(), path), "state_file_path %s", state_file_path());
@@ -345,10 +342,6 @@ TEST(json_state_save_load)
 		CHECK(state_load(&back, &owner) == 0, "a missing folder has a state");
 	}
 
-	if (saved_env)
-		setenv("RTTHROTTLE_STATE_DIR", saved_env, 1);
-	else
-		unsetenv("RTTHROTTLE_STATE_DIR");
-	free(saved_env);
+	env_restore("RTTHROTTLE_STATE_DIR", saved_env);
 	remove_temp_dir(dir);
 }

@@ -2,59 +2,13 @@
 #include "knob_plan.h"
 #include "unit.h"
 #include "unit_fixtures.h"
+#include "plan_replay.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-/*
- * Applies the plan's steps one at a time from `from`; every intermediate state must be valid,
- * each step must change a knob, and the end state must equal `to`. Returns the failures found.
- */
-static int replay(const char *label, const struct knobs *from, const struct knobs *to,
-		  const struct knob_plan *plan)
-{
-	struct knobs state = *from;
-	int failures = 0;
-
-	if (plan->count < 0 || plan->count > KNOB_PLAN_STEPS_MAX) {
-		CHECK(0, "%s: plan has %d steps", label, plan->count);
-		return 1;
-	}
-	for (int i = 0; i < plan->count; i++) {
-		const struct knob_write *w = &plan->step[i];
-		const char *why;
-
-		if ((int)w->knob < 0 || w->knob >= KNOB_COUNT) {
-			CHECK(0, "%s: step %d writes knob %d", label, i, (int)w->knob);
-			return failures + 1;
-		}
-		if (!from->has_cgroup && w->knob >= KNOB_CGROUP_RUNTIME) {
-			CHECK(0, "%s: step %d writes %s on a machine without the cgroup", label, i,
-			      knob_name(w->knob));
-			failures++;
-		}
-		if (state.value[w->knob] == w->value) {
-			CHECK(0, "%s: step %d rewrites %s with its current value %" PRId64, label, i,
-			      knob_name(w->knob), w->value);
-			failures++;
-		}
-		state.value[w->knob] = w->value;
-		why = knobs_invalid_reason(&state);
-		if (why) {
-			CHECK(0, "%s: after step %d (%s = %" PRId64 ") the state is invalid: %s", label, i,
-			      knob_name(w->knob), w->value, why);
-			failures++;
-		}
-	}
-	if (!knobs_equal(&state, to)) {
-		CHECK(0, "%s: the plan ends at %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64
-			 ", want %" PRId64 "/%" PRId64 " cgroup %" PRId64 "/%" PRId64,
-		      label, state.value[0], state.value[1], state.value[2], state.value[3], to->value[0],
-		      to->value[1], to->value[2], to->value[3]);
-		failures++;
-	}
-	return failures;
-}
+/* The floor every test here plans under: a 6.12+ kernel's fair server, or none. */
+static const struct dl_floor *floor_in_use = &fair_server_default;
 
 static int index_of(const struct knob_plan *plan, enum knob_id id)
 {
@@ -95,56 +49,56 @@ TEST(knob_invalid_reason_rules)
 	struct knobs k;
 
 	k = make_knobs(950000, 1000000, 950000, 1000000, true);
-	CHECK(!knobs_invalid_reason(&k), "default invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "default invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(-1, 1000000, -1, 1000000, true);
-	CHECK(!knobs_invalid_reason(&k), "unlimited invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "unlimited invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(-1, 1000000, 950000, 1000000, true);
-	CHECK(!knobs_invalid_reason(&k), "global -1, cgroup default invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "global -1, cgroup default invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(1000000, 1000000, -1, 1000000, true);
-	CHECK(!knobs_invalid_reason(&k), "global full, cgroup -1 invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "global full, cgroup -1 invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(950000, 1000000, 190000, 200000, true);
-	CHECK(!knobs_invalid_reason(&k), "equal ratio at other period invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "equal ratio at other period invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 
 	/* Each pair: period positive, runtime -1 or 0..period. */
 	k = make_knobs(950000, 0, 950000, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "sysctl period 0 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "sysctl period 0 accepted");
 	k = make_knobs(950000, -1000000, 950000, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "negative sysctl period accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "negative sysctl period accepted");
 	k = make_knobs(-2, 1000000, 950000, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "sysctl runtime -2 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "sysctl runtime -2 accepted");
 	k = make_knobs(1000001, 1000000, 950000, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "sysctl runtime > period accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "sysctl runtime > period accepted");
 	k = make_knobs(950000, 1000000, 950000, 0, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup period 0 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup period 0 accepted");
 	k = make_knobs(950000, 1000000, -2, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup runtime -2 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup runtime -2 accepted");
 	k = make_knobs(-1, 1000000, 1000001, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup runtime > period accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup runtime > period accepted");
 	/* The root cgroup may not forbid RT entirely. */
 	k = make_knobs(950000, 1000000, 0, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup runtime 0 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup runtime 0 accepted");
 	/* The root cgroup's ratio may not exceed the global one; -1 counts as ratio 1. */
 	k = make_knobs(500000, 1000000, 950000, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup ratio above global accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup ratio above global accepted");
 	k = make_knobs(950000, 1000000, -1, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup -1 under a global limit accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup -1 under a global limit accepted");
 	k = make_knobs(950000, 1000000, 190001, 200000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup ratio a little above global accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup ratio a little above global accepted");
 	/* The comparison is exact in fixed point: one unit above is refused, equal is fine. */
 	CHECK(knob_ratio(500001, 1000000) == knob_ratio(500000, 1000000) + 1, "test premise: %" PRIu64,
 	      knob_ratio(500001, 1000000));
 	k = make_knobs(500000, 1000000, 500001, 1000000, true);
-	CHECK(knobs_invalid_reason(&k), "cgroup ratio one fixed-point unit above global accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "cgroup ratio one fixed-point unit above global accepted");
 	k = make_knobs(500000, 1000000, 500000, 1000000, true);
-	CHECK(!knobs_invalid_reason(&k), "equal ratios refused: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "equal ratios refused: %s", knobs_invalid_reason(&k, floor_in_use));
 	/* Truncation can make different fractions equal: 1/3 and 333333/1000000 are not, 2/6 is. */
 	k = make_knobs(1, 3, 2, 6, true);
-	CHECK(!knobs_invalid_reason(&k), "1/3 vs 2/6 refused: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "1/3 vs 2/6 refused: %s", knobs_invalid_reason(&k, floor_in_use));
 	/* Distinct reasons for distinct rules. */
 	{
 		struct knobs a = make_knobs(950000, 1000000, 0, 1000000, true);
 		struct knobs b = make_knobs(500000, 1000000, 950000, 1000000, true);
-		const char *ra = knobs_invalid_reason(&a), *rb = knobs_invalid_reason(&b);
+		const char *ra = knobs_invalid_reason(&a, floor_in_use), *rb = knobs_invalid_reason(&b, floor_in_use);
 
 		CHECK(ra && rb && strcmp(ra, rb), "runtime-0 and ratio rules give the same reason '%s'",
 		      ra ? ra : "(null)");
@@ -152,13 +106,13 @@ TEST(knob_invalid_reason_rules)
 
 	/* Without the cgroup only the sysctl pair counts, whatever the cgroup slots hold. */
 	k = make_knobs(950000, 1000000, 0, 0, false);
-	CHECK(!knobs_invalid_reason(&k), "no cgroup, default invalid: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "no cgroup, default invalid: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(500000, 1000000, 950000, 1000000, false);
-	CHECK(!knobs_invalid_reason(&k), "no cgroup: the cgroup slots were judged: %s", knobs_invalid_reason(&k));
+	CHECK(!knobs_invalid_reason(&k, floor_in_use), "no cgroup: the cgroup slots were judged: %s", knobs_invalid_reason(&k, floor_in_use));
 	k = make_knobs(1000001, 1000000, 0, 0, false);
-	CHECK(knobs_invalid_reason(&k), "no cgroup: runtime > period accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "no cgroup: runtime > period accepted");
 	k = make_knobs(-1, 0, 0, 0, false);
-	CHECK(knobs_invalid_reason(&k), "no cgroup: period 0 accepted");
+	CHECK(knobs_invalid_reason(&k, floor_in_use), "no cgroup: period 0 accepted");
 }
 
 TEST(knob_plan_default_to_half_cgroup_first)
@@ -168,22 +122,22 @@ TEST(knob_plan_default_to_half_cgroup_first)
 	struct knob_plan plan;
 	int cg, sys;
 
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> half");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> half");
 	CHECK(plan.count == 2, "default -> half: %d steps, want 2", plan.count);
 	cg = index_of(&plan, KNOB_CGROUP_RUNTIME);
 	sys = index_of(&plan, KNOB_SYSCTL_RUNTIME);
 	CHECK(cg >= 0 && sys >= 0 && cg < sys, "cgroup runtime (step %d) must precede sysctl runtime (step %d)",
 	      cg, sys);
-	CHECK(replay("default -> half", &from, &to, &plan) == 0, "replay failed");
+	CHECK(plan_replay("default -> half", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 
 	/* And back: the sysctl must rise first. */
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan half -> default");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan half -> default");
 	CHECK(plan.count == 2, "half -> default: %d steps, want 2", plan.count);
 	cg = index_of(&plan, KNOB_CGROUP_RUNTIME);
 	sys = index_of(&plan, KNOB_SYSCTL_RUNTIME);
 	CHECK(cg >= 0 && sys >= 0 && sys < cg, "sysctl runtime (step %d) must precede cgroup runtime (step %d)",
 	      sys, cg);
-	CHECK(replay("half -> default", &to, &from, &plan) == 0, "replay failed");
+	CHECK(plan_replay("half -> default", &to, &from, floor_in_use, &plan) == 0, "replay failed");
 }
 
 TEST(knob_plan_short_period_four_writes)
@@ -192,24 +146,24 @@ TEST(knob_plan_short_period_four_writes)
 	struct knobs to = make_knobs(190000, 200000, 190000, 200000, true);
 	struct knob_plan plan;
 
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> 190000/200000");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> 190000/200000");
 	CHECK(plan.count == 4, "default -> 190000/200000: %d steps, want 4", plan.count);
-	CHECK(replay("default -> 190000/200000", &from, &to, &plan) == 0, "replay failed");
+	CHECK(plan_replay("default -> 190000/200000", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 	/* Every knob is written exactly once. */
 	for (int id = 0; id < KNOB_COUNT; id++)
 		CHECK(index_of(&plan, id) >= 0, "%s not written", knob_name(id));
 
 	/* The restore direction. */
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan 190000/200000 -> default");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan 190000/200000 -> default");
 	CHECK(plan.count == 4, "190000/200000 -> default: %d steps, want 4", plan.count);
-	CHECK(replay("190000/200000 -> default", &to, &from, &plan) == 0, "replay failed");
+	CHECK(plan_replay("190000/200000 -> default", &to, &from, floor_in_use, &plan) == 0, "replay failed");
 
 	/* To a long period and back. */
 	to = make_knobs(9500000, 10000000, 9500000, 10000000, true);
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> ten-second-window");
-	CHECK(replay("default -> ten-second", &from, &to, &plan) == 0, "replay failed");
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan ten-second-window -> default");
-	CHECK(replay("ten-second -> default", &to, &from, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> ten-second-window");
+	CHECK(plan_replay("default -> ten-second", &from, &to, floor_in_use, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan ten-second-window -> default");
+	CHECK(plan_replay("ten-second -> default", &to, &from, floor_in_use, &plan) == 0, "replay failed");
 }
 
 TEST(knob_plan_unlimited_and_back)
@@ -218,19 +172,19 @@ TEST(knob_plan_unlimited_and_back)
 	struct knobs to = make_knobs(-1, 1000000, -1, 1000000, true);
 	struct knob_plan plan;
 
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> unlimited");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> unlimited");
 	CHECK(plan.count == 2, "default -> unlimited: %d steps, want 2", plan.count);
 	CHECK(plan.count >= 1 && plan.step[0].knob == KNOB_SYSCTL_RUNTIME && plan.step[0].value == -1,
 	      "the sysctl runtime must go to -1 first (step 0 is %s = %" PRId64 ")",
 	      knob_name(plan.step[0].knob), plan.step[0].value);
-	CHECK(replay("default -> unlimited", &from, &to, &plan) == 0, "replay failed");
+	CHECK(plan_replay("default -> unlimited", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan unlimited -> default");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan unlimited -> default");
 	CHECK(plan.count == 2, "unlimited -> default: %d steps, want 2", plan.count);
 	CHECK(plan.count >= 1 && plan.step[0].knob == KNOB_CGROUP_RUNTIME && plan.step[0].value == 950000,
 	      "the cgroup runtime must come down first (step 0 is %s = %" PRId64 ")",
 	      knob_name(plan.step[0].knob), plan.step[0].value);
-	CHECK(replay("unlimited -> default", &to, &from, &plan) == 0, "replay failed");
+	CHECK(plan_replay("unlimited -> default", &to, &from, floor_in_use, &plan) == 0, "replay failed");
 
 	/* knobs_target builds the same states. */
 	{
@@ -249,22 +203,22 @@ TEST(knob_plan_no_change_and_invalid_targets)
 	struct knobs bad;
 	struct knob_plan plan;
 
-	CHECK(knob_plan_make(&from, &from, &plan), "no plan for no change");
+	CHECK(knob_plan_make(&from, &from, floor_in_use, &plan), "no plan for no change");
 	CHECK(plan.count == 0, "no change: %d steps", plan.count);
 
 	bad = make_knobs(1000001, 1000000, 950000, 1000000, true);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "runtime > period target accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "runtime > period target accepted");
 	bad = make_knobs(950000, 1000000, 0, 1000000, true);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup runtime 0 target accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "cgroup runtime 0 target accepted");
 	bad = make_knobs(500000, 1000000, 950000, 1000000, true);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup above global target accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "cgroup above global target accepted");
 	bad = make_knobs(950000, 0, 950000, 1000000, true);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "period 0 target accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "period 0 target accepted");
 	bad = make_knobs(-5, 1000000, -5, 1000000, true);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "runtime -5 target accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "runtime -5 target accepted");
 	/* The cgroup cannot appear or vanish. */
 	bad = make_knobs(950000, 1000000, 0, 0, false);
-	CHECK(!knob_plan_make(&from, &bad, &plan), "cgroup presence change accepted");
+	CHECK(!knob_plan_make(&from, &bad, floor_in_use, &plan), "cgroup presence change accepted");
 }
 
 TEST(knob_plan_without_cgroup)
@@ -274,33 +228,33 @@ TEST(knob_plan_without_cgroup)
 	struct knob_plan plan;
 
 	to = make_knobs(500000, 1000000, 0, 0, false);
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> half (no cgroup)");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> half (no cgroup)");
 	CHECK(plan.count == 1, "default -> half (no cgroup): %d steps, want 1", plan.count);
-	CHECK(replay("no cgroup: default -> half", &from, &to, &plan) == 0, "replay failed");
+	CHECK(plan_replay("no cgroup: default -> half", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 
 	to = make_knobs(190000, 200000, 0, 0, false);
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan default -> 190000/200000 (no cgroup)");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan default -> 190000/200000 (no cgroup)");
 	CHECK(plan.count == 2, "default -> 190000/200000 (no cgroup): %d steps, want 2", plan.count);
 	/* Runtime must come down before the period shrinks below it. */
 	CHECK(index_of(&plan, KNOB_SYSCTL_RUNTIME) == 0, "runtime not written first");
-	CHECK(replay("no cgroup: default -> 190000/200000", &from, &to, &plan) == 0, "replay failed");
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan back (no cgroup)");
+	CHECK(plan_replay("no cgroup: default -> 190000/200000", &from, &to, floor_in_use, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan back (no cgroup)");
 	CHECK(index_of(&plan, KNOB_SYSCTL_PERIOD) == 0, "period not written first on the way back");
-	CHECK(replay("no cgroup: 190000/200000 -> default", &to, &from, &plan) == 0, "replay failed");
+	CHECK(plan_replay("no cgroup: 190000/200000 -> default", &to, &from, floor_in_use, &plan) == 0, "replay failed");
 
 	to = make_knobs(-1, 1000000, 0, 0, false);
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan -> unlimited (no cgroup)");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan -> unlimited (no cgroup)");
 	CHECK(plan.count == 1, "-> unlimited (no cgroup): %d steps", plan.count);
-	CHECK(replay("no cgroup: -> unlimited", &from, &to, &plan) == 0, "replay failed");
+	CHECK(plan_replay("no cgroup: -> unlimited", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 
 	/* Stale values in the unused cgroup slots must not matter. */
 	from = make_knobs(950000, 1000000, 7, 3, false);
 	to = make_knobs(500000, 1000000, 1, 2, false);
-	CHECK(knob_plan_make(&from, &to, &plan), "cgroup slots judged on a machine without the cgroup");
-	CHECK(replay("no cgroup: stale slots", &from, &to, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "cgroup slots judged on a machine without the cgroup");
+	CHECK(plan_replay("no cgroup: stale slots", &from, &to, floor_in_use, &plan) == 0, "replay failed");
 
 	to = make_knobs(2000000, 1000000, 0, 0, false);
-	CHECK(!knob_plan_make(&from, &to, &plan), "invalid target accepted (no cgroup)");
+	CHECK(!knob_plan_make(&from, &to, floor_in_use, &plan), "invalid target accepted (no cgroup)");
 }
 
 /* A small deterministic LCG (Numerical Recipes constants), so failures reproduce. */
@@ -341,7 +295,7 @@ static int64_t rand_runtime(int64_t period)
 	}
 }
 
-/* A random valid state; with a cgroup, its ratio at most the global one. */
+/* A random valid state under the floor; with a cgroup, its ratio at most the global one. */
 static struct knobs rand_state(bool has_cgroup, bool policy_shaped)
 {
 	for (;;) {
@@ -349,8 +303,12 @@ static struct knobs rand_state(bool has_cgroup, bool policy_shaped)
 		int64_t cp = rand_period(), cr;
 		struct knobs k;
 
-		if (!has_cgroup)
-			return make_knobs(sr, sp, 0, 0, false);
+		if (!has_cgroup) {
+			k = make_knobs(sr, sp, 0, 0, false);
+			if (!knobs_invalid_reason(&k, floor_in_use))
+				return k;
+			continue;
+		}
 		if (policy_shaped || lcg_next() % 3 == 0) {
 			/* What knobs_target writes: the same pair in both. */
 			cp = sp;
@@ -359,7 +317,7 @@ static struct knobs rand_state(bool has_cgroup, bool policy_shaped)
 			cr = rand_runtime(cp);
 		}
 		k = make_knobs(sr, sp, cr, cp, true);
-		if (!knobs_invalid_reason(&k))
+		if (!knobs_invalid_reason(&k, floor_in_use))
 			return k;
 	}
 }
@@ -368,14 +326,21 @@ static struct knobs rand_state(bool has_cgroup, bool policy_shaped)
  * An independent oracle: tries every order of the writes of the knobs that differ (each written
  * once, with its target value) and says whether one keeps every state valid.
  */
-static bool some_order_works(const struct knobs *from, const struct knobs *to)
+static int knobs_differing(const struct knobs *from, const struct knobs *to, int ids[KNOB_COUNT])
 {
-	int ids[KNOB_COUNT], n = 0;
-	int perm[KNOB_COUNT];
+	int n = 0;
 
 	for (int id = 0; id < (from->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME); id++)
 		if (from->value[id] != to->value[id])
 			ids[n++] = id;
+	return n;
+}
+
+static bool some_order_works(const struct knobs *from, const struct knobs *to)
+{
+	int ids[KNOB_COUNT], n = knobs_differing(from, to, ids);
+	int perm[KNOB_COUNT];
+
 	for (int i = 0; i < n; i++)
 		perm[i] = i;
 	for (;;) {
@@ -384,7 +349,7 @@ static bool some_order_works(const struct knobs *from, const struct knobs *to)
 
 		for (int i = 0; i < n && ok; i++) {
 			state.value[ids[perm[i]]] = to->value[ids[perm[i]]];
-			ok = !knobs_invalid_reason(&state);
+			ok = !knobs_invalid_reason(&state, floor_in_use);
 		}
 		if (ok)
 			return true;
@@ -426,17 +391,21 @@ static void property_run(bool has_cgroup, bool policy_shaped, int pairs)
 			 " cg %" PRId64 "/%" PRId64,
 			 i, from.value[0], from.value[1], from.value[2], from.value[3], to.value[0], to.value[1],
 			 to.value[2], to.value[3]);
-		found = knob_plan_make(&from, &to, &plan);
+		found = knob_plan_make(&from, &to, floor_in_use, &plan);
 		oracle = some_order_works(&from, &to);
 		if (oracle && !found && wrong_answer++ < 5)
 			CHECK(0, "%s: knob_plan_make says %d, trying every order says %d", label, found, oracle);
+		/* Shortest: where writing each differing knob once works, the plan does just that. */
+		if (oracle && found && plan.count != knobs_differing(&from, &to, (int[KNOB_COUNT]){ 0 }) &&
+		    wrong_answer++ < 5)
+			CHECK(0, "%s: %d steps where one write per differing knob works", label, plan.count);
 		if (!found) {
 			if (no_plan++ < 5)
 				CHECK(0, "%s: no plan found", label);
 			continue;
 		}
 		planned++;
-		if (replay(label, &from, &to, &plan) && bad_plans++ > 5)
+		if (plan_replay(label, &from, &to, floor_in_use, &plan) && bad_plans++ > 5)
 			break;
 	}
 	CHECK(wrong_answer == 0 && bad_plans == 0 && no_plan == 0,
@@ -465,6 +434,17 @@ TEST(knob_plan_property_no_cgroup)
 	property_run(false, false, 5000);
 }
 
+/* Before 6.12 nothing is admitted: the same properties with no floor at all. */
+TEST(knob_plan_property_no_floor)
+{
+	floor_in_use = NULL;
+	lcg_state = 11;
+	property_run(true, true, 5000);
+	property_run(true, false, 5000);
+	property_run(false, false, 2000);
+	floor_in_use = &fair_server_default;
+}
+
 /* A failed apply rolls back from wherever it stopped: every prefix of a plan must plan back. */
 TEST(knob_plan_rollback_from_every_prefix)
 {
@@ -481,14 +461,14 @@ TEST(knob_plan_rollback_from_every_prefix)
 			struct knobs state = A;
 			struct knob_plan plan, back;
 
-			if (!knob_plan_make(&A, &B, &plan)) {
+			if (!knob_plan_make(&A, &B, floor_in_use, &plan)) {
 				CHECK(0, "no plan %" PRId64 "/%" PRId64 " -> %" PRId64 "/%" PRId64, pairs[a][0],
 				      pairs[a][1], pairs[b][0], pairs[b][1]);
 				continue;
 			}
 			for (int i = 0; i < plan.count; i++) {
 				state.value[plan.step[i].knob] = plan.step[i].value;
-				CHECK(knob_plan_make(&state, &A, &back) && replay("rollback", &state, &A, &back) == 0,
+				CHECK(knob_plan_make(&state, &A, floor_in_use, &back) && plan_replay("rollback", &state, &A, floor_in_use, &back) == 0,
 				      "%" PRId64 "/%" PRId64 " -> %" PRId64 "/%" PRId64 ": no rollback after step %d",
 				      pairs[a][0], pairs[a][1], pairs[b][0], pairs[b][1], i);
 			}
@@ -507,8 +487,8 @@ TEST(knob_plan_needs_detour)
 	struct knobs to = make_knobs(190000, 200000, 190000, 200000, true);
 	struct knob_plan plan;
 
-	CHECK(knob_plan_make(&from, &to, &plan), "no plan although a detour through -1 exists");
+	CHECK(knob_plan_make(&from, &to, floor_in_use, &plan), "no plan although a detour through -1 exists");
 	if (plan.count)
-		CHECK(replay("detour", &from, &to, &plan) == 0, "replay failed");
-	CHECK(knob_plan_make(&to, &from, &plan), "no plan back although a detour through -1 exists");
+		CHECK(plan_replay("detour", &from, &to, floor_in_use, &plan) == 0, "replay failed");
+	CHECK(knob_plan_make(&to, &from, floor_in_use, &plan), "no plan back although a detour through -1 exists");
 }

@@ -54,45 +54,6 @@ static bool read_file(const char *path, char *buf, size_t len)
 	return n < len - 1;
 }
 
-/* fd 2 into a file of the temp folder while a call runs. */
-struct capture {
-	int saved, fd;
-	char path[PATH_MAX];
-};
-
-static bool capture_begin(struct capture *c, const char *dir)
-{
-	snprintf(c->path, sizeof(c->path), "%.3000s/stderr.txt", dir);
-	fflush(stderr);
-	c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (c->fd < 0) {
-		CHECK(0, "cannot create %s: %s", c->path, strerror(errno));
-		return false;
-	}
-	c->saved = dup(2);
-	if (c->saved < 0 || dup2(c->fd, 2) < 0) {
-		CHECK(0, "cannot redirect stderr: %s", strerror(errno));
-		if (c->saved >= 0)
-			close(c->saved);
-		close(c->fd);
-		return false;
-	}
-	return true;
-}
-
-static void capture_end(struct capture *c, char *buf, size_t len)
-{
-	ssize_t n;
-
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	n = pread(c->fd, buf, len - 1, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	close(c->fd);
-	unlink(c->path);
-}
-
 /* Non-empty lines of a message. */
 static int lines_of(const char *text)
 {
@@ -124,14 +85,14 @@ static bool near(double a, double b)
 /* Loads a file that must load, with nothing on stderr. */
 static bool load_quietly(const char *dir, const char *path, struct scenario *s)
 {
-	struct capture cap;
+	struct stderr_capture cap;
 	char err[4096];
 	bool ok;
 
-	if (!capture_begin(&cap, dir))
+	if (!stderr_capture_begin(&cap, dir))
 		return false;
 	ok = scenario_load_file(path, s);
-	capture_end(&cap, err, sizeof(err));
+	stderr_capture_end(&cap, err, sizeof(err));
 	CHECK(ok, "%s refused: %s", path, err);
 	CHECK(!ok || !err[0], "%s loaded but printed: %s", path, err);
 	return ok;
@@ -373,7 +334,7 @@ TEST(scenario_add_file_and_duplicate_name)
 {
 	char tmp[64], path[PATH_MAX], again[PATH_MAX], err[4096];
 	const struct scenario *added;
-	struct capture cap;
+	struct stderr_capture cap;
 
 	if (!make_temp_dir(tmp, sizeof(tmp)))
 		return;
@@ -385,18 +346,18 @@ TEST(scenario_add_file_and_duplicate_name)
 			    "{\"name\": \"unit-test-added-scenario\", \"summary\": \"the same name\", \"policies\": [\"half\"],"
 			    " \"tasks\": [{\"name\": \"v\", \"role\": \"victim\", \"params\": {}}]}",
 			    again, sizeof(again)) ||
-	    !capture_begin(&cap, tmp)) {
+	    !stderr_capture_begin(&cap, tmp)) {
 		remove_temp_dir(tmp);
 		return;
 	}
 	added = scenario_add_file(path);
-	capture_end(&cap, err, sizeof(err));
+	stderr_capture_end(&cap, err, sizeof(err));
 	CHECK(added && !strcmp(added->name, "unit-test-added-scenario") && !strcmp(added->source, path),
 	      "not added: %s", err);
 	CHECK(added && scenario_find("unit-test-added-scenario") == added, "scenario_find does not find it");
-	if (capture_begin(&cap, tmp)) {
+	if (stderr_capture_begin(&cap, tmp)) {
 		CHECK(scenario_add_file(again) == NULL, "a second scenario of the same name was added");
-		capture_end(&cap, err, sizeof(err));
+		stderr_capture_end(&cap, err, sizeof(err));
 		CHECK(strstr(err, again) && strstr(err, "already defined by") && strstr(err, path), "message: %s", err);
 	}
 	CHECK(scenario_find("unit-test-added-scenario") == added, "the first one was replaced");
@@ -407,14 +368,14 @@ TEST(scenario_missing_file)
 {
 	char tmp[64], path[PATH_MAX], err[4096];
 	struct scenario s;
-	struct capture cap;
+	struct stderr_capture cap;
 
 	if (!make_temp_dir(tmp, sizeof(tmp)))
 		return;
 	snprintf(path, sizeof(path), "%s/no-such-file.json", tmp);
-	if (capture_begin(&cap, tmp)) {
+	if (stderr_capture_begin(&cap, tmp)) {
 		CHECK(!scenario_load_file(path, &s), "a missing file loaded");
-		capture_end(&cap, err, sizeof(err));
+		stderr_capture_end(&cap, err, sizeof(err));
 		CHECK(strstr(err, path) && strstr(err, "cannot read"), "message: %s", err);
 	}
 	remove_temp_dir(tmp);
@@ -533,15 +494,15 @@ TEST(scenario_malformed_files_refused)
 		const struct bad_case *b = &bad_cases[i];
 		char path[PATH_MAX], err[4096], prefix[PATH_MAX + 32];
 		struct scenario s;
-		struct capture cap;
+		struct stderr_capture cap;
 		bool ok;
 
 		if (leaks_on_refusal(b->name))
 			continue;
-		if (!write_scenario(tmp, b->name, b->json, path, sizeof(path)) || !capture_begin(&cap, tmp))
+		if (!write_scenario(tmp, b->name, b->json, path, sizeof(path)) || !stderr_capture_begin(&cap, tmp))
 			break;
 		ok = scenario_load_file(path, &s);
-		capture_end(&cap, err, sizeof(err));
+		stderr_capture_end(&cap, err, sizeof(err));
 		unlink(path);
 		if (ok) {
 			CHECK(0, "%s: loaded", b->name);

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -72,4 +73,55 @@ const char *fixture_path(const char *name)
 	}
 	snprintf(path, sizeof(path), "tests/fixtures/%s", name);
 	return path;
+}
+
+bool stderr_capture_begin(struct stderr_capture *c, const char *dir)
+{
+	snprintf(c->path, sizeof(c->path), "%.3000s/stderr.txt", dir);
+	fflush(stderr);
+	c->fd = open(c->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (c->fd < 0) {
+		CHECK(0, "cannot create %s: %s", c->path, strerror(errno));
+		return false;
+	}
+	c->saved = dup(2);
+	if (c->saved < 0 || dup2(c->fd, 2) < 0) {
+		CHECK(0, "cannot redirect stderr: %s", strerror(errno));
+		if (c->saved >= 0)
+			close(c->saved);
+		close(c->fd);
+		return false;
+	}
+	return true;
+}
+
+void stderr_capture_end(struct stderr_capture *c, char *buf, size_t len)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	n = pread(c->fd, buf, len - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	close(c->fd);
+	unlink(c->path);
+}
+
+char *env_set(const char *name, const char *value)
+{
+	const char *old = getenv(name);
+	char *saved = old ? strdup(old) : NULL;
+
+	setenv(name, value, 1);
+	return saved;
+}
+
+void env_restore(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	else
+		unsetenv(name);
+	free(saved);
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 
 #include "knobs.h"
 
@@ -14,6 +15,19 @@ char *make_temp_dir(char *buf, size_t len);
 void remove_temp_dir(const char *dir);
 /* tests/fixtures/NAME, found from the binary's folder (or $RTT_FIXTURES). */
 const char *fixture_path(const char *name);
+/* fd 2 into a file of the temp folder while a call runs; end gives what was written. */
+struct stderr_capture {
+	int saved, fd;
+	char path[PATH_MAX];
+};
+bool stderr_capture_begin(struct stderr_capture *c, const char *dir);
+void stderr_capture_end(struct stderr_capture *c, char *buf, size_t len);
+
+/* Sets an environment variable; returns its old value (NULL: unset) for env_restore. */
+char *env_set(const char *name, const char *value);
+/* Puts back what env_set saved, and frees it. */
+void env_restore(const char *name, char *saved);
+
 struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup);
 
 #endif
