@@ -296,7 +296,7 @@ TEST(scenario_grid_after_policies)
 	struct policy out[RUN_CASE_POLICIES_MAX];
 	struct run_options opt = { 0 };
 	struct scenario s;
-	struct capture cap;
+	struct stderr_capture cap;
 	char why[128];
 	int n;
 
@@ -318,10 +318,10 @@ TEST(scenario_grid_after_policies)
 	snprintf(text, sizeof(text), "{\"name\": \"unit-grid\", \"summary\": \"s\", \"policies\": [{\"name\": \"r0.5p1s\","
 		 " \"runtime_us\": 1000, \"period_us\": 1000000}], \"grid\": {\"ratios\": [0.5], \"periods_us\": [1000000]},%s",
 		 tasks);
-	if (write_scenario(tmp, "clash", text, path, sizeof(path)) && capture_begin(&cap, tmp)) {
+	if (write_scenario(tmp, "clash", text, path, sizeof(path)) && stderr_capture_begin(&cap, tmp)) {
 		bool ok = scenario_load_file(path, &s);
 
-		capture_end(&cap, err, sizeof(err));
+		stderr_capture_end(&cap, err, sizeof(err));
 		CHECK(!ok && strstr(err, "grid: cell r0.5p1s has the name of policies[0]"), "clash: %s", err);
 		if (ok)
 			release(&s);
