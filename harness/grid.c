@@ -1,4 +1,5 @@
 #include "grid.h"
+#include "dl_floor.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -218,6 +219,7 @@ int grid_policies(const struct grid *g, struct policy *out)
 const char *grid_cell_unreachable(const struct policy *p, const struct kernel_model *m, char *buf, size_t len)
 {
 	char runtime[32], period[32];
+	struct dl_floor floor;
 
 	if (!p->grid.cells)
 		return NULL;
@@ -233,13 +235,13 @@ const char *grid_cell_unreachable(const struct policy *p, const struct kernel_mo
 		return buf;
 	}
 	/* The kernel keeps RT bandwidth at or above what SCHED_DEADLINE holds: every CPU's fair server. */
-	if (m->fair_server && m->fs_period_us > 0 &&
-	    (double)p->runtime_us * (double)m->fs_period_us < (double)m->fs_runtime_us * (double)p->period_us) {
+	floor = dl_floor_from_model(m);
+	if (!dl_floor_allows(&floor, p->runtime_us, p->period_us)) {
 		snprintf(buf, len,
 			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline fair server holds on every "
 			 "CPU: the kernel refuses it (EBUSY)",
 			 runtime, 100.0 * (double)p->runtime_us / (double)p->period_us, period,
-			 100.0 * (double)m->fs_runtime_us / (double)m->fs_period_us);
+			 100.0 * (double)floor.runtime_us / (double)floor.period_us);
 		return buf;
 	}
 	return NULL;

@@ -10,6 +10,8 @@
 #define GRID_PHASES_MIN 50
 /* A throttle gap that ends this close to a boundary confirms the grid (timer wake-up + switch). */
 #define ON_GRID_NS 1000000ull
+/* A window of two fair-server periods may come out a little short of them. */
+#define FS_WINDOW_SLACK_NS 20000000ull
 
 void promise_terms_for(const struct kernel_model *km, const struct limiter *l, int64_t runtime_us,
 		       int64_t period_us, bool cfs_task, struct promise_terms *t)
@@ -205,7 +207,12 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 							&p->throttle_ends);
 		p->cfs_wait_bound_us = 2.0 * (double)t->runtime_us + t->tick_us;
 	}
-	if (t->fair_server && cfs && t->fs_period_us > 0) {
+	/*
+	 * The server's own period straddling the window start may have been spent before it (CFS
+	 * ran freely while the tasks set up): only a window of two of its periods holds a whole one
+	 * after a replenishment, whatever its phase.
+	 */
+	if (t->fair_server && cfs && t->fs_period_us > 0 && end >= 2 * (uint64_t)t->fs_period_us * 1000 - FS_WINDOW_SLACK_NS) {
 		double bound = 2.0 * (double)(t->fs_period_us - t->fs_runtime_us) + t->tick_us;
 
 		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, 0, false, false, NULL, 0, 0, &e, &p->fs_phase_us,
