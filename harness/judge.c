@@ -19,7 +19,7 @@ static const char *const quantities[] = {
 	"rt_share", "cfs_share", "slot_us", "limit_interval_us", "rt_run_us", "slots_in_window", "limited",
 	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
-	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves",
+	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -165,6 +165,18 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = (double)jc->model->fs_period_us;
 	else if (!strcmp(name, "fs_interleaves"))
 		*v = fair_server_interleaves(jc);
+	else if (!strcmp(name, "tick_coarse"))
+		/*
+		 * The throttle lands on a tick: where the slot or the run is under a few ticks, gap
+		 * lengths, counts and the span between throttles follow the tick's phase, not the
+		 * policy (the promise still holds: the kernel carries the overrun).
+		 */
+		*v = l->limited && l->interval_us > 0 &&
+		     (l->gap_us < 4 * jc->model->tick_us || l->interval_us - l->gap_us < 4 * jc->model->tick_us);
+	else if (!strcmp(name, "cfs_wait_bound_us"))
+		/* Two RT runs back to back, and a period without a slot for each slot a tick outlasts. */
+		*v = 2 * (l->interval_us - l->gap_us) +
+		     (l->gap_us > 0 ? floor(jc->model->tick_us / l->gap_us) * l->interval_us : 0);
 	else if (!strcmp(name, "cgroup_rt_share") || !strcmp(name, "cgroup_rt_runtime_us")) {
 		const char *group = lc->s->tasks[lc->task].cgroup;
 

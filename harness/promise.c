@@ -161,6 +161,59 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 	}
 }
 
+/* The longest span within both a gap of `a` and a gap of `b` (two sorted gap lists). */
+static double common_gap_max_us(const struct gap_stats *a, const struct gap_stats *b)
+{
+	uint64_t best = 0;
+	uint32_t j = 0;
+
+	for (uint32_t i = 0; i < a->long_stored; i++) {
+		uint64_t s = a->long_gaps[i].start_ns, e = s + a->long_gaps[i].len_ns;
+
+		while (j < b->long_stored && b->long_gaps[j].start_ns + b->long_gaps[j].len_ns <= s)
+			j++;
+		for (uint32_t k = j; k < b->long_stored && b->long_gaps[k].start_ns < e; k++) {
+			uint64_t s2 = b->long_gaps[k].start_ns, e2 = s2 + b->long_gaps[k].len_ns;
+			uint64_t lo = s > s2 ? s : s2, hi = e < e2 ? e : e2;
+
+			if (hi > lo && hi - lo > best)
+				best = hi - lo;
+		}
+	}
+	return best / 1000.0;
+}
+
+static double stall_max_us(const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps, double threshold_us)
+{
+	double longest = 0;
+
+	for (uint32_t i = 0; rt_gaps && i < rt_gaps->long_stored; i++)
+		if (rt_gaps->long_gaps[i].len_ns / 1000.0 < threshold_us)
+			longest = fmax(longest, rt_gaps->long_gaps[i].len_ns / 1000.0);
+	if (rt_gaps && cfs_gaps)
+		longest = fmax(longest, common_gap_max_us(rt_gaps, cfs_gaps));
+	return longest;
+}
+
+/* Each whole period's RT and CFS time on the grid judged, for a reader to see where it broke. */
+static json_object *periods_json(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t phase,
+				 uint64_t period, uint64_t end)
+{
+	json_object *arr = json_object_new_array();
+
+	for (uint64_t b = phase; b + period <= end; b += period) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "at_ms", json_object_new_double(round(b / 1e3) / 1e3));
+		if (rt)
+			json_object_object_add(o, "rt_us", json_object_new_double(round(cpu_timeline_between(rt, b, b + period) / 100.0) / 10.0));
+		if (cfs)
+			json_object_object_add(o, "cfs_us", json_object_new_double(round(cpu_timeline_between(cfs, b, b + period) / 100.0) / 10.0));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static int ends_on_grid(const struct gap_stats *gaps, double threshold_us, uint64_t end, double phase_ns,
 			uint64_t period, int *total)
 {
@@ -181,7 +234,8 @@ static int ends_on_grid(const struct gap_stats *gaps, double threshold_us, uint6
 }
 
 void promise_measure(const struct promise_terms *t, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
-		     const struct gap_stats *rt_gaps, double throttle_threshold_us, struct promise *p)
+		     const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps, double throttle_threshold_us,
+		     struct promise *p)
 {
 	uint64_t end = rt ? rt->end_ns : cfs ? cfs->end_ns : 0;
 	struct grid_eval e;
@@ -189,6 +243,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	memset(p, 0, sizeof(*p));
 	if (cfs && cfs->end_ns < end)
 		end = cfs->end_ns;
+	p->stall_max_us = stall_max_us(rt_gaps, cfs_gaps, throttle_threshold_us);
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
 		uint64_t period = (uint64_t)t->period_us * 1000;
 
@@ -205,7 +260,15 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		p->cfs_period_min_us = p->cfs_measured ? e.cfs_min_us : 0;
 		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, end, p->phase_us * 1000.0, period,
 							&p->throttle_ends);
-		p->cfs_wait_bound_us = 2.0 * (double)t->runtime_us + t->tick_us;
+		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, (uint64_t)(p->phase_us * 1000.0), period, end);
+		/*
+		 * RT may run two runtimes back to back across a boundary, plus the tick that finds the
+		 * overrun; where a tick is longer than the slot, whole periods without a slot follow
+		 * until the carried overrun is paid (one per slot the tick outlasts).
+		 */
+		p->cfs_wait_bound_us = 2.0 * (double)t->runtime_us + t->tick_us +
+				       (t->runtime_us < t->period_us ? floor(t->tick_us / (double)(t->period_us - t->runtime_us)) *
+									(double)t->period_us : 0);
 	}
 	/*
 	 * The server's own period straddling the window start may have been spent before it (CFS
@@ -241,8 +304,11 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
 		add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		add_double(rt_metrics, "grid_step_us", p->grid_step_us);
+		add_double(rt_metrics, "stall_max_us", p->stall_max_us);
 		json_object_object_add(rt_metrics, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
 	}
+	if ((p->cfs_measured || p->fs_periods) && cfs_metrics)
+		add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
 	if (p->cfs_measured && cfs_metrics)
 	{
 		add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
@@ -255,7 +321,13 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 	}
 }
 
-json_object *promise_to_json(const struct promise_terms *t, const struct promise *p, int kept)
+void promise_release(struct promise *p)
+{
+	json_object_put(p->per_period);
+	p->per_period = NULL;
+}
+
+json_object *promise_to_json(const struct promise_terms *t, struct promise *p, int kept)
 {
 	json_object *obj = json_object_new_object();
 
@@ -274,6 +346,11 @@ json_object *promise_to_json(const struct promise_terms *t, const struct promise
 		add_double(obj, "rt_period_max_us", p->rt_period_max_us);
 		add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
 		add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
+		add_double(obj, "stall_max_us", p->stall_max_us);
+	}
+	if (p->per_period) {
+		json_object_object_add(obj, "per_period", p->per_period);
+		p->per_period = NULL;
 	}
 	if (p->cfs_measured) {
 		add_double(obj, "cfs_period_min_us", p->cfs_period_min_us);

@@ -42,6 +42,13 @@ struct promise {
 	bool cfs_measured;
 	double cfs_period_min_us;	/* the least the CFS task got in one period */
 	int throttle_ends, throttle_ends_on_grid;
+	/*
+	 * The longest the machine took the CPU from both tasks in this window: a hog's gap too short
+	 * for a throttle, or a span in which neither the hog nor the CFS task ran (a late period timer
+	 * shifts RT's budget by as much).
+	 */
+	double stall_max_us;
+	json_object *per_period;	/* [{at_ms, rt_us, cfs_us}] on the grid judged (owned; NULL when none) */
 	/* On the fair server's grid */
 	int fs_periods;
 	double fs_phase_us, fs_grid_step_us, fs_cfs_period_min_us;
@@ -55,15 +62,22 @@ void promise_terms_for(const struct kernel_model *km, const struct limiter *l, i
  * Measures the figures the terms ask for. `rt` is the RT task's timeline, `cfs` the CFS
  * task's; either may be NULL (an RT task that sleeps between jobs has no timeline: then the
  * CFS task's rest is judged on the grid where it fares best). `rt_gaps`: the RT task's gaps
- * (their ends help find the grid), or NULL.
+ * (their ends help find the grid), or NULL; `cfs_gaps` the CFS task's, or NULL (with the RT
+ * task's, they show the machine's stalls).
  */
 void promise_measure(const struct promise_terms *t, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
-		     const struct gap_stats *rt_gaps, double throttle_threshold_us, struct promise *out);
+		     const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps, double throttle_threshold_us,
+		     struct promise *out);
 /* Adds the figures as metrics of the RT and the CFS task, so checks can name them. */
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
 			 json_object *cfs_metrics);
-/* The result's `promise` block; `kept` is the verdict of the checks on these figures, or null. */
-json_object *promise_to_json(const struct promise_terms *t, const struct promise *p, int kept);
+/*
+ * The result's `promise` block; `kept` is the verdict of the checks on these figures, or null.
+ * Hands the per-period figures over to the block.
+ */
+json_object *promise_to_json(const struct promise_terms *t, struct promise *p, int kept);
+/* Frees what a promise holds that promise_to_json did not take. */
+void promise_release(struct promise *p);
 /* True for a metric name this module writes (its checks decide `kept`). */
 bool promise_metric(const char *metric);
 

@@ -394,7 +394,7 @@ static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const s
 	if (have) {
 		promise_terms_for(&ctx->model, limiter, p->runtime_us, p->period_us, with_cfs, terms);
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
-				threshold_for(ctx, limiter, ROLE_HOG), out);
+				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
 		out->cfs_wait_max_us = with_cfs ? ctx->shm->task[victim].gaps.max_ns / 1000.0 : -1;
 	}
@@ -442,7 +442,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	enum window_status status;
 	struct limiter limiter;
 	struct promise_terms terms;
-	struct promise promise;
+	struct promise promise = { 0 };
 	int count, traced, kept;
 	const char *verdict;
 	bool ok, promised;
@@ -496,6 +496,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		json_object_put(metrics[i]);
 	if (promised)
 		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
+	promise_release(&promise);
 	json_object_object_add(res, "verdict", json_object_new_string(verdict));
 	if (!strcmp(verdict, "unjudged"))
 		json_object_object_add(res, "skip_reason", json_object_new_string("no check applies to this result"));

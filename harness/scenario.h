@@ -24,7 +24,7 @@
 #define SCENARIO_CGROUPS_MAX 4
 #define SCENARIO_SWEEP_MAX 12
 #define SCENARIOS_MAX 32
-#define EXPR_MAX 128
+#define EXPR_MAX 192
 
 enum cpu_placement {
 	CPU_MEASURED,	/* the run's measured CPU */

@@ -89,7 +89,10 @@ static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_u
 	record_of(s, RT, &hog_rec);
 	record_of(s, CFS, &victim_rec);
 	CHECK(cpu_timeline_build(&hog_rec, &hog_tl) && cpu_timeline_build(&victim_rec, &victim_tl), "timelines");
-	promise_measure(&o->t, &hog_tl, &victim_tl, &hog_rec.gaps, (period_us - runtime_us) / 2.0, &o->p);
+	promise_measure(&o->t, &hog_tl, &victim_tl, &hog_rec.gaps, &victim_rec.gaps, (period_us - runtime_us) / 2.0,
+			&o->p);
+	CHECK(!rt_limit || o->p.per_period, "per-period figures kept");
+	promise_release(&o->p);
 }
 
 /* RT runs `rt` at the start of every period from `phase`, CFS the rest; `extra` added to RT. */
@@ -244,4 +247,22 @@ TEST(promise_terms_by_regime)
 	promise_terms_for(&km, &l, -1, 1000000, true, &t);
 	CHECK(!t.rt_limit && !t.fair_server && !t.cfs_rest, "no limit: nothing");
 	CHECK(promise_metric("rt_budget_excess_us") && !promise_metric("cpu_share"), "promise metrics");
+}
+
+/* A span neither task ran is the machine's (an emulator's stall): measured, to excuse it. */
+TEST(promise_stall_is_where_neither_ran)
+{
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 2000 * MS;
+	runs(&sched, 0, 950 * MS, RT);
+	runs(&sched, 950 * MS, 970 * MS, CFS);
+	runs(&sched, 970 * MS, 976 * MS, NOBODY);
+	runs(&sched, 976 * MS, 1000 * MS, CFS);
+	runs(&sched, 1000 * MS, 1950 * MS, RT);
+	runs(&sched, 1950 * MS, 2000 * MS, CFS);
+	judge(&sched, 950000, 1000000, true, false, &o);
+	CHECK(fabs(o.p.stall_max_us - 6000) < 1, "stall %.0f us", o.p.stall_max_us);
+	CHECK(o.p.cfs_period_min_us >= 44000 - 1, "CFS got its rest less the stall: %.0f", o.p.cfs_period_min_us);
 }
