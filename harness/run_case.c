@@ -278,6 +278,7 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
 	ktap_diag("%s: %s", name, why);
 	ktap_result(++ctx->ktap_number, false, name, NULL);
 	ctx->failed++;
+	ctx->errors++;
 }
 
 static bool judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
