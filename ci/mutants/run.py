@@ -57,6 +57,9 @@ def parse_args(argv):
     p.add_argument("--config", default="rt-group",
                    help="config fragment ci/kconfig/<CONFIG>.config on top of base.config (default rt-group)")
     p.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j for kernel builds (default: CPUs)")
+    p.add_argument("--rejudge", metavar="DIR",
+                   help="judge an earlier run's folder again (after a change to the judging or to compare's "
+                        "rules): rewrites its table.txt and table.json; builds and boots nothing")
     matrix.add_guest_options(p, os.path.join(guest.ROOT, "results", "mutants"))
     args = p.parse_args(argv)
     matrix.check_guest_options(p, args)
@@ -161,17 +164,32 @@ def judge_base(entry, doc):
     return "pass" if not why else f"fail: {len(why)} finding(s): {why[0]}"
 
 
-def judge_mutant(entry, doc, cmp_status, cmp_doc, base_ok):
+def finding_key(text):
+    """What a finding is about ('case: task.metric' or 'case'), to match it across kernels."""
+    return text.split(" measured ")[0].split(" not measured")[0].split(": error: ")[0]
+
+
+def judge_mutant(entry, doc, cmp_status, cmp_doc, base_finished, base_doc=None):
     """Caught or not, and by what: {'caught': bool, 'by': {'checks': [...], 'errors': [...],
-    'regime': str|None, 'compare': [...], 'run': str|None}}."""
-    by = {"checks": [], "errors": [], "regime": None, "compare": [], "run": None}
+    'regime': str|None, 'compare': [...], 'run': str|None, 'also_unmodified': [...]}}. A check
+    that failed (or a case that erred) on the unmodified kernel too catches nothing: it is
+    listed under also_unmodified."""
+    by = {"checks": [], "errors": [], "regime": None, "compare": [], "run": None, "also_unmodified": []}
     status = entry.get("status")
     if doc is not None:
         by["checks"], by["errors"] = check_failures(doc)
         by["regime"] = regime_disagrees(doc)
+    if base_doc is not None:
+        base_keys = {finding_key(f) for found in check_failures(base_doc) for f in found}
+        for key in ("checks", "errors"):
+            by["also_unmodified"] += [f for f in by[key] if finding_key(f) in base_keys]
+            by[key] = [f for f in by[key] if finding_key(f) not in base_keys]
+        if regime_disagrees(base_doc) and by["regime"]:
+            by["also_unmodified"].append(by["regime"])
+            by["regime"] = None
     if cmp_status == 1:
         by["compare"] = compare_regressions(cmp_doc)
-    if status not in FINISHED and status not in NOT_BOOTED and base_ok:
+    if status not in FINISHED and status not in NOT_BOOTED and base_finished:
         # The guest booted but its run did not finish (or sent nothing) while the unmodified
         # kernel's did: a CI job would have failed.
         by["run"] = f"{status}: {entry.get('reason')}"
@@ -231,9 +249,9 @@ def table_text(doc):
                      f"{len(by['checks']) + len(by['errors']):>6} {len(by['compare']):>4}  {m.get('shares') or '-':26} "
                      f"{m['first_finding'][:150]}")
     caught = sum(m["caught"] for m in doc["mutants"])
-    lines += ["", f"{caught} of {len(doc['mutants'])} mutants caught; checks: failed checks and errors; cmp: metrics "
-              "`rtthrottle compare` calls regressed against the unmodified kernel; hog/victim: CPU shares at "
-              "d(efault), h(alf), u(nlimited)."]
+    lines += ["", f"{caught} of {len(doc['mutants'])} mutants caught; checks: failed checks and errors (not "
+              "counting those that failed on the unmodified kernel too); cmp: metrics `rtthrottle compare` calls "
+              "regressed against the unmodified kernel; hog/victim: CPU shares at d(efault), h(alf), u(nlimited)."]
     for m in doc["mutants"]:
         if not m["caught"]:
             lines.append(f"  NOT CAUGHT {m['name']}: breaks: {m.get('breaks') or '?'}")
@@ -256,6 +274,50 @@ def guest_run(label, patches, args, run_dir, base_cpio):
     return matrix.run_kernel(k, args, run_dir, base_cpio)
 
 
+def judge_all(run_dir, doc, binary):
+    """Fills the unmodified kernel's verdict and each mutant's caught/by from the results files
+    in run_dir (compare runs again); returns the exit status."""
+    base_json = os.path.join(run_dir, f"{BASE_LABEL}.json")
+    base = doc["unmodified"]
+    base_doc = load(base_json) if base.get("status") in ("ok", "incomplete") else None
+    base["verdict"] = judge_base(base, base_doc)
+    base["shares"] = share_text(base_doc)
+    base_ok = base["verdict"] == "pass"
+    for m in doc["mutants"]:
+        mut_json = os.path.join(run_dir, f"{m['name']}.json")
+        mut_doc = load(mut_json) if os.path.exists(mut_json) else None
+        cmp_status, cmp_doc, cmp_err = None, None, None
+        if base_doc is not None and mut_doc is not None:
+            cmp_status, cmp_doc, cmp_err = compare(binary, base_json, mut_json,
+                                                   os.path.join(run_dir, f"{m['name']}.compare.json"))
+        judged = judge_mutant(m, mut_doc, cmp_status, cmp_doc, base.get("status") == "ok", base_doc)
+        m.update(compare_exit=cmp_status, compare_error=cmp_err if cmp_status == 2 else None,
+                 shares=share_text(mut_doc), **judged, first_finding=first_finding(judged))
+    doc["exit"] = 0 if base_ok and all(m["caught"] for m in doc["mutants"]) else 1
+    return doc["exit"]
+
+
+def write_tables(run_dir, doc):
+    with open(os.path.join(run_dir, "table.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    text = table_text(doc)
+    print(text)
+    with open(os.path.join(run_dir, "table.txt"), "w") as f:
+        f.write(text + "\n")
+
+
+def rejudge(run_dir, binary):
+    """--rejudge DIR: the tables of an earlier run again, from its files (no build, no boot)."""
+    doc = load(os.path.join(run_dir, "table.json"))
+    if not doc or "unmodified" not in doc or "mutants" not in doc:
+        print(f"mutants: --rejudge {run_dir}: no table.json of a mutants run there", file=sys.stderr)
+        return 2
+    status = judge_all(run_dir, doc, binary)
+    write_tables(run_dir, doc)
+    return status
+
+
 def main(argv):
     args = parse_args(argv)
     args.cache = matrix.DEFAULT_CACHE     # run_kernel's package cache: unused for source kernels
@@ -264,6 +326,8 @@ def main(argv):
     if not os.access(args.binary, os.X_OK):
         print(f"mutants: {args.binary}: no static rtthrottle (make static)", file=sys.stderr)
         return 2
+    if args.rejudge:
+        return rejudge(args.rejudge, args.binary)
     run = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     run_dir = os.path.join(args.out, run)
     os.makedirs(os.path.join(run_dir, "work"))
@@ -272,52 +336,33 @@ def main(argv):
     start = time.monotonic()
 
     base_entry = guest_run(BASE_LABEL, [], args, run_dir, base_cpio)
-    base_json = os.path.join(run_dir, f"{BASE_LABEL}.json")
-    base_doc = load(base_json) if base_entry.get("status") in ("ok", "incomplete") else None
-    verdict = judge_base(base_entry, base_doc)
-    log(f"{BASE_LABEL}: {verdict}")
     figures = base_entry.get("figures") or {}
     doc = {"run": run, "series": args.series, "config": args.config, "rtthrottle_args": args.rtt_args,
            "source_version": (base_entry.get("package") or "").partition(" ")[2] or None,
-           "unmodified": {"status": base_entry.get("status"), "reason": base_entry.get("reason"), "verdict": verdict,
+           "unmodified": {"status": base_entry.get("status"), "reason": base_entry.get("reason"),
                           "checks_passed": figures.get("checks_passed"), "checks_failed": figures.get("checks_failed"),
-                          "build": base_entry.get("build"), "wall_s": base_entry.get("wall_s"),
-                          "shares": share_text(base_doc)},
+                          "build": base_entry.get("build"), "wall_s": base_entry.get("wall_s")},
            "mutants": []}
-    base_ok = verdict == "pass"
+    base_doc = load(os.path.join(run_dir, f"{BASE_LABEL}.json"))
+    log(f"{BASE_LABEL}: {judge_base(base_entry, base_doc)}")
     for i, path in enumerate(args.patch, 1):
         label = label_of(path)
         log(f"[{i}/{len(args.patch)}] {label}")
         entry = guest_run(label, [path], args, run_dir, base_cpio)
-        mut_json = os.path.join(run_dir, f"{label}.json")
-        mut_doc = load(mut_json) if os.path.exists(mut_json) else None
-        cmp_status, cmp_doc, cmp_err = None, None, None
-        if base_doc is not None and mut_doc is not None:
-            cmp_status, cmp_doc, cmp_err = compare(args.binary, base_json, mut_json,
-                                                   os.path.join(run_dir, f"{label}.compare.json"))
-        judged = judge_mutant(entry, mut_doc, cmp_status, cmp_doc, base_ok)
         fields = header(path)
-        m = {"name": label, "patch": os.path.relpath(os.path.abspath(path), guest.ROOT),
-             "breaks": fields.get("Breaks"), "promise": fields.get("Promise"),
-             "status": entry.get("status"), "reason": entry.get("reason"), "build": entry.get("build"),
-             "wall_s": entry.get("wall_s"), "compare_exit": cmp_status,
-             "compare_error": cmp_err if cmp_status == 2 else None, "shares": share_text(mut_doc),
-             **judged, "first_finding": first_finding(judged)}
-        doc["mutants"].append(m)
-        log(f"{label}: {entry.get('status')}, {'caught' if m['caught'] else 'NOT caught'}"
-            + (f" ({m['first_finding'][:160]})" if m["caught"] else ""))
+        doc["mutants"].append({"name": label, "patch": os.path.relpath(os.path.abspath(path), guest.ROOT),
+                               "breaks": fields.get("Breaks"), "promise": fields.get("Promise"),
+                               "status": entry.get("status"), "reason": entry.get("reason"),
+                               "build": entry.get("build"), "wall_s": entry.get("wall_s")})
+        mut_doc = load(os.path.join(run_dir, f"{label}.json"))
+        found = summary.failed_checks(mut_doc) if mut_doc else []
+        log(f"{label}: {entry.get('status')}, {len(found)} failed check(s)" + (f" ({found[0][:140]})" if found else ""))
+    status = judge_all(run_dir, doc, args.binary)
     doc["wall_s"] = round(time.monotonic() - start, 1)
-    doc["exit"] = 0 if base_ok and all(m["caught"] for m in doc["mutants"]) else 1
-    with open(os.path.join(run_dir, "table.json"), "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
-    text = table_text(doc)
-    print(text)
-    with open(os.path.join(run_dir, "table.txt"), "w") as f:
-        f.write(text + "\n")
+    write_tables(run_dir, doc)
     subprocess.run(["rm", "-rf", os.path.join(run_dir, "work")], check=False)
     log(f"wrote {run_dir}/table.txt, table.json ({doc['wall_s']:.0f} s)")
-    return doc["exit"]
+    return status
 
 
 if __name__ == "__main__":

@@ -107,6 +107,15 @@ def test_caught_by_checks_errors_regime_compare_and_run():
                       {"verdict": "unchanged", "case": "x", "task": "hog", "metric": "cpu_share"}]}
     j = run.judge_mutant(ok, _doc(), 1, table, True)
     assert j["caught"] and j["by"]["compare"] == ["fifo-hog-share.default hog.gap_max_us 5e+04 -> 9e+04 us"], j
+    # A check that failed on the unmodified kernel too catches nothing (noise, or the suite's own
+    # false alarm); a different check of the same mutant still does.
+    base = _doc(checks=[("rlimit-rttime", "sigxcpu_cpu_ms", 263)])
+    j = run.judge_mutant(ok, _doc(checks=[("rlimit-rttime", "sigxcpu_cpu_ms", 324)]), 0, None, True, base)
+    assert not j["caught"] and j["by"]["also_unmodified"][0].startswith("rlimit-rttime.half: hog.sigxcpu_cpu_ms"), j
+    j = run.judge_mutant(ok, _doc(checks=[("rlimit-rttime", "sigxcpu_cpu_ms", 324), ("fifo-hog-share", "cpu_share", 1)]),
+                         0, None, True, base)
+    assert j["caught"] and j["by"]["checks"] == [
+        "fifo-hog-share.half: hog.cpu_share measured 1, expected approx 0.5 +- 0.03 ratio"], j
     # Everything passed and compare saw nothing: slipped through.
     j = run.judge_mutant(ok, _doc(), 0, {"rows": []}, True)
     assert not j["caught"] and run.first_finding(j) == "-", j
