@@ -195,3 +195,24 @@ clean-static:
 .PHONY: matrix
 matrix: deps static
 	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)
+
+# Mutants: does the suite catch a broken throttle? Builds Debian's linux-source-6.12 (apt) with
+# ci/kconfig/base.config + rt-group.config, unmodified and with each ci/mutants/*.patch (builds
+# cached in /var/cache/rtthrottle-kernels), boots each under QEMU, runs the quick suite inside and
+# writes results/mutants/<UTC time>/ with table.txt and table.json (caught or not, by what).
+# MUTANTS_ARGS go to ci/mutants/run.py (see its --help), e.g.
+# MUTANTS_ARGS="--patch ci/mutants/rt-throttle-never-set.patch -- --scenario fifo-hog-share".
+# `make mutants-ci` is the CI's share: the unmodified kernel and one mutant, one scenario each.
+.PHONY: mutants mutants-ci deps-kernel
+deps-kernel:
+	ci/install-deps.sh --kernel-build
+
+mutants: deps deps-kernel static
+	$(PYTHON) ci/mutants/run.py $(MUTANTS_ARGS)
+
+# The CI runs .ci/run under the machine lock (as make test's kernel tests need): no second flock.
+MUTANTS_CI_PATCH := ci/mutants/rt-throttle-never-set.patch
+MUTANTS_CI_LOCK  ?= --no-lock
+mutants-ci: deps deps-kernel static
+	$(PYTHON) ci/mutants/run.py $(MUTANTS_CI_LOCK) --patch $(MUTANTS_CI_PATCH) \
+		-- --scenario fifo-hog-share --policy default,half

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rtthrottle needs to build, run and test (Debian packages). Idempotent:
-# apt-get runs only when something is missing.
+# apt-get runs only when something is missing. --kernel-build: instead, what building kernels
+# from Debian's linux-source needs (make mutants, ci/kernels-source.list, ci/bisect-step.sh).
 set -euo pipefail
 
 packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps valgrind)
@@ -10,6 +11,12 @@ packages+=(rt-tests)  # cyclictest, the reference of `make bench`
 packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes
 packages+=(libxml2-utils python3-jsonschema mandoc man-db)  # tests of export and the man page
 packages+=(qemu-system-x86 busybox-static cpio)  # make matrix: Debian kernels under QEMU
+if [ "${1:-}" = "--kernel-build" ]; then
+	packages=(linux-source-6.12 gcc make flex bison bc libelf-dev xz-utils patch)
+elif [ $# -gt 0 ]; then
+	echo "install-deps: unknown argument '$1' (--kernel-build or nothing)" >&2
+	exit 2
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

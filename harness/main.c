@@ -26,7 +26,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'rtthrottle COMMAND --help' describes each command.\n"
 		     "Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input,\n"
-		     "4 everything skipped.\n");
+		     "4 everything skipped, 125 (run) something could not be judged.\n");
 }
 
 int main(int argc, char **argv)

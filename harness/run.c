@@ -446,7 +446,10 @@ static int run_nothing_allowed(struct run_ctx *ctx)
 	ktap_plan(run_planned_results(ctx->opt));
 	for_each_case(ctx, false, NULL);
 	fprintf(stderr, "rtthrottle: every check skipped: nothing here can run with these privileges (see above)\n");
-	return finish_document(ctx, 0) ? EXIT_ALL_SKIPPED : EXIT_CHECK_FAILED;
+	if (!finish_document(ctx, 0))
+		return EXIT_CHECK_FAILED;
+	/* With every privilege, what stopped the cases is the kernel or the machine: not judged. */
+	return privileges_complete(&ctx->priv) ? EXIT_NOT_JUDGED : EXIT_ALL_SKIPPED;
 }
 
 /*
@@ -514,6 +517,23 @@ static json_object *privileges_summary(const struct run_ctx *ctx)
 	json_object_object_add(obj, "cases_runnable", json_object_new_int(ctx->cases_runnable));
 	json_object_object_add(obj, "cases_planned", json_object_new_int(run_planned_results(ctx->opt)));
 	return obj;
+}
+
+/*
+ * A check failed (or the knobs or results could not be put back or written): 1. Nothing
+ * failed but something was not judged: an error, a run that stopped early, or, with every
+ * privilege, a skipped result: 125, which `git bisect run` takes as "cannot test this commit".
+ * An unprivileged run's skips are its privileges' doing: 0 when something passed, else 4.
+ */
+static int run_exit_status(const struct run_ctx *ctx, int status, bool restored_and_written)
+{
+	bool every_privilege = privileges_complete(&ctx->priv);
+
+	if (!restored_and_written || ctx->failed > ctx->errors)
+		return EXIT_CHECK_FAILED;
+	if (status < 0 || ctx->errors || (every_privilege && (ctx->skipped || !ctx->passed)))
+		return EXIT_NOT_JUDGED;
+	return ctx->passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
 }
 
 int run_execute(const struct run_options *opt)
@@ -620,7 +640,5 @@ int run_execute(const struct run_options *opt)
 
 	if (signals_stop_requested())
 		return 128 + signals_stop_requested();
-	if (status < 0 || !restore_ok || ctx.failed || !written)
-		return EXIT_CHECK_FAILED;
-	return ctx.passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
+	return run_exit_status(&ctx, status, restore_ok && written);
 }

@@ -322,6 +322,7 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
 	ktap_diag("%s: %s", name, why);
 	ktap_result(++ctx->ktap_number, false, name, NULL);
 	ctx->failed++;
+	ctx->errors++;
 }
 
 /*

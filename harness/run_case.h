@@ -23,7 +23,7 @@ struct run_ctx {
 	struct noise_floor noise;
 	struct knobs before;
 	json_object *root, *results;
-	int ktap_number, passed, failed, skipped;
+	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */
 	char stop_reason[256];
 	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */

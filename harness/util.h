@@ -12,6 +12,7 @@ enum {
 	EXIT_CHECK_FAILED = 1,
 	EXIT_USAGE = 2,
 	EXIT_ALL_SKIPPED = 4,
+	EXIT_NOT_JUDGED = 125,	/* git bisect run's "skip": nothing failed, but not all was judged */
 };
 
 /* "rtthrottle COMMAND: <message>" and where to read more, on stderr; returns EXIT_USAGE. */

@@ -2,7 +2,10 @@
 """`make matrix`: rtthrottle on several Debian kernels, side by side.
 
 For each kernel of the list (ci/kernels.list: label, series, flavour) it fetches the newest
-matching linux-image package with apt-get (cached in --cache), boots it under QEMU with a
+matching linux-image package with apt-get (cached in --cache), or, for a kernel named
+`label series source:CONFIG [PATCH...]`, builds Debian's linux-source-<series> with the config
+fragments ci/kconfig/base.config + CONFIG.config and the patches (cached in --kernel-cache by
+source version, fragment and patch hashes), boots it under QEMU with a
 busybox initramfs holding a static rtthrottle, runs `rtthrottle run` inside and brings the
 results back over the serial console (framed, sha256-checked). Writes into --out/<run>/:
 <label>.json (the guest's results file), <label>.console.log, matrix.json (per kernel: package,
@@ -23,22 +26,19 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guest  # noqa: E402
+import kbuild  # noqa: E402
 import summary  # noqa: E402
 
 DEFAULT_LIST = os.path.join(guest.ROOT, "ci", "kernels.list")
 DEFAULT_CACHE = "/var/cache/rtthrottle-matrix"
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(prog="ci/matrix/matrix.py", description=__doc__.split("\n\n")[1],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="Arguments after -- go to `rtthrottle run` in every guest "
-                                       "(default: --suite quick).")
-    p.add_argument("--list", default=DEFAULT_LIST, help="kernel list (default ci/kernels.list)")
-    p.add_argument("--kernels", help="comma-separated labels of the list to run (default: all)")
-    p.add_argument("--cache", default=DEFAULT_CACHE, help=f"package cache (default {DEFAULT_CACHE})")
-    p.add_argument("--out", default=os.path.join(guest.ROOT, "results", "matrix"),
-                   help="results folder; each run gets a <UTC time> folder in it (default results/matrix)")
+def add_guest_options(p, out_default):
+    """The options of booting guests, shared with ci/mutants/run.py."""
+    p.add_argument("--kernel-cache", default=kbuild.DEFAULT_CACHE,
+                   help=f"source trees and built images of kernels built from source (default {kbuild.DEFAULT_CACHE})")
+    p.add_argument("--out", default=out_default,
+                   help=f"results folder; each run gets a <UTC time> folder in it (default {os.path.relpath(out_default, guest.ROOT)})")
     p.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
                    help="QEMU accelerator (default tcg: software emulation, works everywhere)")
     p.add_argument("--timeout", type=float, default=900, help="seconds per guest, boot included (default 900)")
@@ -51,13 +51,45 @@ def parse_args(argv):
     p.add_argument("--binary", default=os.path.join(guest.ROOT, "build-static", "rtthrottle"),
                    help="static rtthrottle for the guests (default build-static/rtthrottle: make static)")
     p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
-    args = p.parse_args(argv)
+
+
+def check_guest_options(p, args):
     if args.boot_retries < 0:
         p.error(f"--boot-retries: {args.boot_retries} is below 0")
+    if args.timeout <= 0 or args.boot_timeout <= 0:
+        p.error(f"--timeout {args.timeout:g} / --boot-timeout {args.boot_timeout:g}: seconds above 0")
     args.rtt_args = args.rtt_args or ["--suite", "quick"]
     if "--output" in args.rtt_args:
         p.error("--output is chosen by the guest init; leave it out")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="ci/matrix/matrix.py", description=__doc__.split("\n\n")[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Arguments after -- go to `rtthrottle run` in every guest "
+                                       "(default: --suite quick).")
+    p.add_argument("--list", default=DEFAULT_LIST, help="kernel list (default ci/kernels.list; "
+                   "ci/kernels-source.list names kernels built from Debian's linux-source)")
+    p.add_argument("--kernels", help="comma-separated labels of the list to run (default: all)")
+    p.add_argument("--cache", default=DEFAULT_CACHE, help=f"package cache (default {DEFAULT_CACHE})")
+    add_guest_options(p, os.path.join(guest.ROOT, "results", "matrix"))
+    args = p.parse_args(argv)
+    check_guest_options(p, args)
     return args
+
+
+def parse_list_line(words):
+    """A kernel of the list: 'label series flavour' (a Debian package) or 'label series
+    source:CONFIG [PATCH...]' (built from linux-source-<series> with ci/kconfig/CONFIG.config)."""
+    if len(words) < 3 or (len(words) > 3 and not words[2].startswith("source:")):
+        return None
+    k = dict(zip(("label", "series", "flavour"), words[:3]))
+    if words[2].startswith("source:"):
+        k["config"] = words[2][len("source:"):]
+        k["patches"] = [p if os.path.isabs(p) else os.path.join(guest.ROOT, p) for p in words[3:]]
+        if not k["config"]:
+            return None
+    return k
 
 
 def read_list(path, only):
@@ -68,9 +100,11 @@ def read_list(path, only):
                 words = line.split("#", 1)[0].split()
                 if not words:
                     continue
-                if len(words) != 3:
-                    raise SystemExit(f"matrix: {path}:{n}: want 'label series flavour', got {line.strip()!r}")
-                kernels.append(dict(zip(("label", "series", "flavour"), words)))
+                k = parse_list_line(words)
+                if k is None:
+                    raise SystemExit(f"matrix: {path}:{n}: want 'label series flavour' or 'label series "
+                                     f"source:CONFIG [PATCH...]', got {line.strip()!r}")
+                kernels.append(k)
     except OSError as exc:
         raise SystemExit(f"matrix: {path}: {exc.strerror}")
     if only:
@@ -91,30 +125,50 @@ def parse_facts(text):
     return facts
 
 
+def kernel_image(k, args, entry):
+    """(vmlinuz, config) of a kernel of the list: a Debian package fetched with apt, or a build
+    of linux-source with a config and patches. Raises guest.MatrixError."""
+    if "config" in k:
+        built = kbuild.build(k["series"], k["config"], k.get("patches") or (), args.kernel_cache,
+                             getattr(args, "jobs", None))
+        entry["package"] = f"{built['source_package']} {built['source_version']}"
+        entry["build"] = {key: built[key] for key in ("key", "config", "fragments", "patches", "release", "cached",
+                                                        "build_s")}
+        return built["vmlinuz"], built["config_path"]
+    entry["package"] = guest.resolve(k["series"], k["flavour"])
+    return guest.fetch(entry["package"], args.cache)
+
+
 def run_kernel(k, args, run_dir, base):
-    """Fetches, boots and collects one kernel; returns its entry of matrix.json."""
+    """Fetches (or builds), boots and collects one kernel; returns its entry of matrix.json."""
     entry = {"label": k["label"], "series": k["series"], "flavour": k["flavour"], "accel": args.accel}
     try:
-        entry["package"] = guest.resolve(k["series"], k["flavour"])
-        vmlinuz, config = guest.fetch(entry["package"], args.cache)
+        vmlinuz, config = kernel_image(k, args, entry)
         entry["vmlinuz"] = os.path.basename(vmlinuz)
         initrd = guest.kernel_initramfs(os.path.join(run_dir, "work"), base, config, k["label"])
     except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
-        entry.update(status="fetch-failure", reason=str(exc))
+        entry.update(status="build-failure" if "config" in k else "fetch-failure", reason=str(exc))
         return entry
-    log_path = os.path.join(run_dir, f"{k['label']}.console.log")
+    return boot_kernel(k["label"], vmlinuz, initrd, args, run_dir, entry)
+
+
+def boot_kernel(label, vmlinuz, initrd, args, run_dir, entry):
+    """Boots one guest (again after a boot failure, --boot-retries) and fills entry with its
+    status, guest facts and, from its results file <label>.json, figures and failed checks."""
+    log_path = os.path.join(run_dir, f"{label}.console.log")
     entry["boot_failures"] = []
     for attempt in range(1 + args.boot_retries):
-        guest.log(f"{k['label']}: booting {entry['vmlinuz']} ({args.accel})" + (f", attempt {attempt + 1}" if attempt else ""))
-        console, status, reason, wall = guest.boot(k["label"], vmlinuz, initrd, args.accel, args.timeout,
+        guest.log(f"{label}: booting {os.path.basename(vmlinuz)} ({args.accel})" +
+                  (f", attempt {attempt + 1}" if attempt else ""))
+        console, status, reason, wall = guest.boot(label, vmlinuz, initrd, args.accel, args.timeout,
                                                    args.boot_timeout, log_path, lock=not args.no_lock)
         if status != "boot-failure" or attempt == args.boot_retries:
             break
         # Kept beside the next attempt's log, and named in matrix.json.
-        kept = os.path.join(run_dir, f"{k['label']}.boot{attempt + 1}.console.log")
+        kept = os.path.join(run_dir, f"{label}.boot{attempt + 1}.console.log")
         os.replace(log_path, kept)
         entry["boot_failures"].append({"reason": reason, "console_log": os.path.basename(kept)})
-        guest.log(f"{k['label']}: boot failure ({reason[:120]}); booting again")
+        guest.log(f"{label}: boot failure ({reason[:120]}); booting again")
     entry.update(status=status, reason=reason, wall_s=round(wall, 1), guest_exit=console.done)
     if "facts.txt" in console.files:
         entry["guest"] = parse_facts(console.files["facts.txt"].decode("utf-8", "replace"))
@@ -129,14 +183,14 @@ def run_kernel(k, args, run_dir, base):
         if doc is None:
             entry["status"] = "no-results"
             entry["reason"] = entry["reason"] or "the guest sent no results.json " \
-                f"(rtthrottle exited {console.done}; see {k['label']}.console.log)"
+                f"(rtthrottle exited {console.done}; see {label}.console.log)"
         else:
-            with open(os.path.join(run_dir, f"{k['label']}.json"), "wb") as f:
+            with open(os.path.join(run_dir, f"{label}.json"), "wb") as f:
                 f.write(data)
             if not (doc.get("run") or {}).get("complete"):
                 entry["status"] = "incomplete"
                 entry["reason"] = (doc.get("run") or {}).get("stop_reason") or \
-                    f"rtthrottle exited {console.done} before judging (see {k['label']}.console.log)"
+                    f"rtthrottle exited {console.done} before judging (see {label}.console.log)"
             entry["figures"] = summary.figures(doc)
             entry["failed_checks"] = summary.failed_checks(doc)
     return entry

@@ -124,12 +124,14 @@ def fair_server(entry):
 
 def table(entries):
     """The cross-kernel table: one line per kernel and policy, failures listed below."""
-    head = [h.ljust(w) for h, w, _ in COLUMNS] + ["policy".ljust(9)] + [h.rjust(w) for h, w, _ in PER_POLICY]
+    # The label column is as wide as the longest label (kernels built from source have long ones).
+    columns = [(h, max([w] + [len(e["label"]) for e in entries]) if h == "kernel" else w, get) for h, w, get in COLUMNS]
+    head = [h.ljust(w) for h, w, _ in columns] + ["policy".ljust(9)] + [h.rjust(w) for h, w, _ in PER_POLICY]
     lines = ["  ".join(head).rstrip(), "-" * len("  ".join(head))]
     for e in entries:
         f = e.get("figures") or {}
         for i, p in enumerate(POLICIES):
-            left = [str(get(e, f)).ljust(w) if i == 0 else " " * w for _, w, get in COLUMNS]
+            left = [str(get(e, f)).ljust(w) if i == 0 else " " * w for _, w, get in columns]
             right = [str(get(f.get(p) or {})).rjust(w) if get else "" for _, w, get in PER_POLICY]
             right[0] = right[0].ljust(PER_POLICY[0][1])
             lines.append("  ".join(left + [p.ljust(9)] + right).rstrip())

@@ -2,6 +2,7 @@
 no knob touched, nothing started)."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -169,3 +170,21 @@ def test_hogging_cpu0_needs_a_limit_in_force():
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert "refusing to hog CPU 0" in proc.stderr and "unlimited" in proc.stderr, proc.stderr
     assert rtt.read_knobs() == before and not rtt.rt_tasks_of() and os.listdir(tmp) == []
+
+
+def test_root_run_that_cannot_judge_exits_125():
+    """As root, a skipped result means the kernel or the machine could not be judged: exit 125,
+    which `git bisect run` takes as 'skip this commit' (not 4: bisect would call that bad)."""
+    rtt.require_root()
+    tmp = tempfile.mkdtemp(prefix="rtt-125-")
+    env = dict(os.environ, PATH="/nonexistent")   # no cyclictest: cyclictest-crosscheck skips
+    out = os.path.join(tmp, "r.json")
+    before = rtt.read_knobs()
+    proc = rtt.run(["run", "--scenario", "cyclictest-crosscheck", "--noise-seconds", "0.2", "--probe-seconds", "0",
+                    "--output", out], env=env, timeout=120)
+    assert proc.returncode == 125, (proc.returncode, proc.stderr[-2000:])
+    doc = rtt.load(out)
+    assert [r["verdict"] for r in doc["results"]] == ["skip"], doc["results"]
+    assert "cyclictest" in doc["results"][0]["skip_reason"] and rtt.read_knobs() == before
+    assert "125" in rtt.run(["run", "--help"]).stdout
+    shutil.rmtree(tmp)
