@@ -60,7 +60,8 @@ static void usage(FILE *out)
 		"  --help                this text\n\n"
 		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
 		"skipped (e.g. nothing may run without root), 125 nothing failed but something could not\n"
-		"be judged (an error, a run cut short, or a skipped result in a run with every privilege;\n"
+		"be judged (an error, a run cut short, or a skipped or unjudged result in a run with every\n"
+		"privilege; "
 		"`git bisect run` skips such a commit), 128+N stopped by signal N (knobs restored).\n");
 }
 
