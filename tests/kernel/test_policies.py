@@ -8,15 +8,36 @@ import rtt
 _doc = {}
 
 
+# The share tolerance grows with the noise floor measured at the run's start (1 s): past this
+# a hog at 1.0 would pass a check of 0.95, and the run says nothing about the policies.
+MEANINGFUL_SHARE_TOL = 0.05
+
+
+def _noisy(doc):
+    """The run's share tolerances too wide to tell 0.95 from 1.0: the machine was busy."""
+    for res in doc.get("results", []):
+        for c in res.get("checks", []):
+            if c.get("metric") in ("cpu_share_periods", "cpu_share") and c.get("tolerance", 0) >= MEANINGFUL_SHARE_TOL:
+                return True
+    return False
+
+
 def _run_once():
-    """One run for all three policies (3 s windows); the tests below read its results."""
+    """One run for all three policies (3 s windows); the tests below read its results. A run
+    whose measured noise made its share tolerances meaningless is taken once more."""
     if "doc" not in _doc:
         rtt.require_root()
-        out = os.path.join(tempfile.mkdtemp(prefix="rtt-test-"), "policies.json")
-        knobs_before = rtt.read_knobs()
-        proc = rtt.run(["run", "--scenario", "fifo-hog-share", "--policy", "default,half,unlimited",
-                        "--duration", "3", "--quiet", "--output", out])
-        _doc.update(doc=rtt.load(out), proc=proc, knobs_before=knobs_before, knobs_after=rtt.read_knobs())
+        for attempt in range(2):
+            out = os.path.join(tempfile.mkdtemp(prefix="rtt-test-"), "policies.json")
+            knobs_before = rtt.read_knobs()
+            proc = rtt.run(["run", "--scenario", "fifo-hog-share", "--policy", "default,half,unlimited",
+                            "--duration", "3", "--quiet", "--output", out])
+            doc = rtt.load(out)
+            _doc.update(doc=doc, proc=proc, knobs_before=knobs_before, knobs_after=rtt.read_knobs())
+            if not _noisy(doc):
+                break
+            print(f"# run {attempt + 1}: noise floor lost {doc['noise_floor']['loss_share']:.3f} of the CPU, "
+                  "share tolerances too wide to judge: measuring again")
     return _doc["doc"]
 
 
@@ -30,7 +51,7 @@ def _share_check(res, role):
     c = rtt.check(res, role, "cpu_share_periods") or rtt.check(res, role, "cpu_share")
     assert c is not None, f"no share check for {role}"
     # A tolerance this wide would make the check meaningless.
-    assert c["tolerance"] < 0.05, f"{role} share tolerance {c['tolerance']} too wide to mean anything"
+    assert c["tolerance"] < MEANINGFUL_SHARE_TOL, f"{role} share tolerance {c['tolerance']} too wide to mean anything"
     return c
 
 
