@@ -99,6 +99,11 @@ double periodic_throttle_gap_us(const struct limiter *l, const struct noise_floo
 	return fmin(slot_half, l->interval_us * (1 - l->hog_share / utilisation) / 2);
 }
 
+double throttle_wait_bound_us(double interval_us, double slot_us, double tick_us)
+{
+	return 2 * (interval_us - slot_us) + (slot_us > 0 ? floor(tick_us / slot_us) * interval_us : 0);
+}
+
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us)
 {
 	/* A CFS task starves while RT runs: for interval - gap. */

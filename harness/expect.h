@@ -62,6 +62,12 @@ double throttle_threshold_us(const struct limiter *l, const struct noise_floor *
  */
 double periodic_throttle_gap_us(const struct limiter *l, const struct noise_floor *noise, double tick_us,
 				double utilisation);
+/*
+ * The longest a CFS task waits under a limit giving it `slot_us` every `interval_us`: two RT
+ * runs back to back across a boundary, and where a tick outlasts the slot, a whole period
+ * without one for each slot it outlasts (until the carried overrun is paid).
+ */
+double throttle_wait_bound_us(double interval_us, double slot_us, double tick_us);
 /* The gap length above which a CFS victim's gap counts as a starvation event. */
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
 

@@ -174,9 +174,7 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = l->limited && l->interval_us > 0 &&
 		     (l->gap_us < 4 * jc->model->tick_us || l->interval_us - l->gap_us < 4 * jc->model->tick_us);
 	else if (!strcmp(name, "cfs_wait_bound_us"))
-		/* Two RT runs back to back, and a period without a slot for each slot a tick outlasts. */
-		*v = 2 * (l->interval_us - l->gap_us) +
-		     (l->gap_us > 0 ? floor(jc->model->tick_us / l->gap_us) * l->interval_us : 0);
+		*v = throttle_wait_bound_us(l->interval_us, l->gap_us, jc->model->tick_us);
 	else if (!strcmp(name, "cgroup_rt_share") || !strcmp(name, "cgroup_rt_runtime_us")) {
 		const char *group = lc->s->tasks[lc->task].cgroup;
 

@@ -102,13 +102,12 @@ static int phase_count(uint64_t period, uint64_t end)
 }
 
 /*
- * The grid on which the kernel comes closest to its promise. rt_terms: lowest worst violation
- * of "RT <= runtime" and "CFS >= the rest"; otherwise: the most CFS in its worst period.
+ * The grid on which the kernel comes closest to its promise: the lowest worst violation of
+ * "RT <= runtime" (with an RT timeline) and "CFS >= period - runtime" (with a CFS one).
  */
 static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t period, uint64_t end,
-		      double runtime_us, bool rt_terms, bool cfs_rest, const struct gap_stats *gaps,
-		      double gap_threshold_us, double slack_us, struct grid_eval *best, double *phase_ns,
-		      double *step_ns)
+		      double runtime_us, const struct gap_stats *gaps, double gap_threshold_us, double slack_us,
+		      struct grid_eval *best, double *phase_ns, double *step_ns)
 {
 	int n = phase_count(period, end), extra = gaps ? (int)gaps->long_stored : 0;
 	double best_score = INFINITY, end_score = INFINITY, end_phase = 0;
@@ -133,13 +132,9 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 		eval_phase(rt, cfs, phase, period, end, runtime_us, &e);
 		if (!e.periods)
 			continue;
-		if (rt_terms) {
-			score = e.rt_excess_us;
-			if (cfs_rest)
-				score = fmax(score, (double)period / 1000.0 - runtime_us - e.cfs_min_us);
-		} else {
-			score = -e.cfs_min_us;
-		}
+		score = rt ? e.rt_excess_us : -INFINITY;
+		if (cfs)
+			score = fmax(score, (double)period / 1000.0 - runtime_us - e.cfs_min_us);
 		if (i >= n && score < end_score) {
 			end_score = score;
 			at_end = e;
@@ -248,8 +243,8 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		uint64_t period = (uint64_t)t->period_us * 1000;
 
 		p->rt_measured = rt != NULL;
-		best_grid(rt, t->cfs_rest ? cfs : NULL, period, end, (double)t->runtime_us, rt != NULL, t->cfs_rest,
-			  rt ? rt_gaps : NULL, throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
+		best_grid(rt, t->cfs_rest ? cfs : NULL, period, end, (double)t->runtime_us, rt ? rt_gaps : NULL,
+			  throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
 		p->periods = e.periods;
 		p->phase_us /= 1000.0;
 		p->grid_step_us /= 1000.0;
@@ -261,14 +256,9 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, end, p->phase_us * 1000.0, period,
 							&p->throttle_ends);
 		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, (uint64_t)(p->phase_us * 1000.0), period, end);
-		/*
-		 * RT may run two runtimes back to back across a boundary, plus the tick that finds the
-		 * overrun; where a tick is longer than the slot, whole periods without a slot follow
-		 * until the carried overrun is paid (one per slot the tick outlasts).
-		 */
-		p->cfs_wait_bound_us = 2.0 * (double)t->runtime_us + t->tick_us +
-				       (t->runtime_us < t->period_us ? floor(t->tick_us / (double)(t->period_us - t->runtime_us)) *
-									(double)t->period_us : 0);
+		/* ... plus the tick that finds the overrun. */
+		p->cfs_wait_bound_us = throttle_wait_bound_us((double)t->period_us, (double)(t->period_us - t->runtime_us),
+							      t->tick_us) + t->tick_us;
 	}
 	/*
 	 * The server's own period straddling the window start may have been spent before it (CFS
@@ -278,8 +268,8 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	if (t->fair_server && cfs && t->fs_period_us > 0 && end >= 2 * (uint64_t)t->fs_period_us * 1000 - FS_WINDOW_SLACK_NS) {
 		double bound = 2.0 * (double)(t->fs_period_us - t->fs_runtime_us) + t->tick_us;
 
-		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, 0, false, false, NULL, 0, 0, &e, &p->fs_phase_us,
-			  &p->fs_grid_step_us);
+		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, (double)t->fs_runtime_us, NULL, 0, 0, &e,
+			  &p->fs_phase_us, &p->fs_grid_step_us);
 		p->fs_periods = e.periods;
 		p->fs_phase_us /= 1000.0;
 		p->fs_grid_step_us /= 1000.0;
