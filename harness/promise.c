@@ -239,6 +239,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	if (cfs && cfs->end_ns < end)
 		end = cfs->end_ns;
 	p->stall_max_us = stall_max_us(rt_gaps, cfs_gaps, throttle_threshold_us);
+	p->cfs_wait_max_us = cfs_gaps ? cfs_gaps->max_ns / 1000.0 : -1;
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
 		uint64_t period = (uint64_t)t->period_us * 1000;
 

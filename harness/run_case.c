@@ -397,7 +397,6 @@ static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const s
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
 				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
-		out->cfs_wait_max_us = with_cfs ? ctx->shm->task[victim].gaps.max_ns / 1000.0 : -1;
 	}
 	free(rt);
 	free(cfs);

@@ -57,6 +57,8 @@ static void record_of(const struct schedule *s, enum owner who, struct task_reco
 
 			*g = (struct gap_event){ idle_from, at - idle_from, cpu };
 			rec->gaps.long_total++;
+			if (g->len_ns > rec->gaps.max_ns)
+				rec->gaps.max_ns = g->len_ns;
 		}
 		if (i < s->count) {
 			cpu += s->run[i].to - s->run[i].from;
@@ -264,5 +266,6 @@ TEST(promise_stall_is_where_neither_ran)
 	runs(&sched, 1950 * MS, 2000 * MS, CFS);
 	judge(&sched, 950000, 1000000, true, false, &o);
 	CHECK(fabs(o.p.stall_max_us - 6000) < 1, "stall %.0f us", o.p.stall_max_us);
+	CHECK(fabs(o.p.cfs_wait_max_us - 950000) < 1, "CFS waited the RT runs: %.0f us", o.p.cfs_wait_max_us);
 	CHECK(o.p.cfs_period_min_us >= 44000 - 1, "CFS got its rest less the stall: %.0f", o.p.cfs_period_min_us);
 }
