@@ -169,6 +169,10 @@ void cyclictest_metrics_json(json_object *obj, const struct task_record *rec)
 		json_object_object_add(obj, "overflows", json_object_new_int64((int64_t)r->overflows));
 		json_object_object_add(obj, "histogram_us", json_object_new_int64((int64_t)rec->config.histogram_us));
 		json_object_object_add(obj, "cyclictest_version", json_object_new_string(r->version));
+		/* From the window start to its measuring thread: the window it did not measure. */
+		if (x->measuring_ns)
+			json_object_object_add(obj, "start_lag_us", json_object_new_double(
+				x->measuring_ns > rec->first_ns ? (double)(x->measuring_ns - rec->first_ns) / 1000 : 0));
 	} else {
 		/* No latency metrics: checks on them are not measured, and fail. */
 		json_object_object_add(obj, "cyclictest_error", json_object_new_string(r ? why : "out of memory"));

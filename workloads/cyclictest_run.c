@@ -62,6 +62,11 @@ void role_cyclictest(struct window_shm *shm, struct task_record *rec)
 	if (pid < 0)
 		task_fail(rec, "fork for cyclictest failed");
 	x->runs = 1;
+	/*
+	 * It counts its cycles from its measuring thread's start: under load its exec, mlockall
+	 * and thread creation can take many intervals, which the cross-check must know.
+	 */
+	x->measuring_ns = external_await_threads(pid, 2, shm->end_ns);
 	if (!external_wait(pid, shm->end_ns, &x->exit_status))
 		x->exit_status = external_stop(pid, SIGINT);
 	external_sweep();

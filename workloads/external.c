@@ -124,6 +124,39 @@ bool external_wait(pid_t pid, uint64_t deadline_ns, int *status)
 	return false;
 }
 
+static int thread_count(pid_t pid)
+{
+	char path[64], line[128];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+uint64_t external_await_threads(pid_t pid, int threads, uint64_t deadline_ns)
+{
+	const struct timespec step = { 0, 200000 };
+
+	for (;;) {
+		int n = thread_count(pid);
+		uint64_t now = mono_ns();
+
+		if (n >= threads)
+			return now;
+		if (n < 0 || now >= deadline_ns)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+}
+
 int external_stop(pid_t pid, int sig)
 {
 	int status = 0;

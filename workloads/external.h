@@ -42,6 +42,11 @@ pid_t external_start(const struct external_cmd *cmd, const char *out_path, const
 		     unsigned lifetime_s);
 /* Waits until the program ends (true, *status its wait status) or the deadline passes (false). */
 bool external_wait(pid_t pid, uint64_t deadline_ns, int *status);
+/*
+ * Waits until the program has `threads` threads (a measuring thread is up) and returns when it
+ * saw them, or 0 when the deadline passed or the program ended first. Looks every 200 us.
+ */
+uint64_t external_await_threads(pid_t pid, int threads, uint64_t deadline_ns);
 /* Sends sig, waits up to EXTERNAL_STOP_GRACE_NS, then SIGKILL; returns the wait status. */
 int external_stop(pid_t pid, int sig);
 /* Kills and reaps every process still below the caller (needs /proc/PID/task/TID/children). */

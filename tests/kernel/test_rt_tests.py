@@ -69,6 +69,8 @@ def _crosscheck_holds(load):
             assert {"min", "p50", "p99", "max"} <= set(lat), (name, lat)
         ct = _task(r, "cyclictest")["metrics"]
         assert ct["cycles"] > 0 and ct["command"].startswith("cyclictest "), ct
+        # Its measuring thread is up within the window (exec, mlockall and a thread: ms, not s).
+        assert 0 <= ct["start_lag_us"] < r["window_s"] * 1e6 / 4, ct
         assert f"-a {_task(r, 'cyclictest')['cpu']} " in ct["command"], ct["command"]
         judged = {c["metric"]: c for c in r["checks"] if c["task"] == "probe"}
         for metric in ("latency_us.max", "latency_us.p99"):
