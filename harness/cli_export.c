@@ -1,4 +1,4 @@
-/* `rtthrottle export`: JUnit, KCIDB and rt-tests JSON from a results file already written. */
+/* `rtthrottle export`: JUnit, KCIDB, rt-tests JSON and lava-test-case lines from a results file already written. */
 #include "commands.h"
 #include "compare_load.h"
 #include "export.h"
@@ -60,7 +60,7 @@ int cmd_export(int argc, char **argv)
 	if (optind + 1 < argc)
 		return bad("one results file at a time; unexpected '%s'", argv[optind + 1]);
 	if (!export_wanted(&o))
-		return bad("nothing to write: give --junit, --kcidb or --rt-tests-json%s", "");
+		return bad("nothing to write: give --junit, --kcidb, --rt-tests-json or --lava%s", "");
 	if (!export_options_check(&o, "export", argv[optind], "the results file"))
 		return EXIT_USAGE;
 	if (!result_file_load(argv[optind], &f))

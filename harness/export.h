@@ -17,6 +17,7 @@ struct export_options {
 	const char *junit;		/* paths; NULL: not wanted */
 	const char *kcidb;
 	const char *rttests;
+	const char *lava;
 	const char *kcidb_origin;	/* NULL: KCIDB_ORIGIN_DEFAULT */
 	const char *kcidb_build_id;	/* NULL: ORIGIN:<kernel release> */
 };
@@ -26,15 +27,17 @@ struct export_options {
 	"  --junit FILE          JUnit XML: a testsuite per result, a testcase per check\n"         \
 	"  --kcidb FILE          KCIDB v5 JSON: a test object per result, check and metric\n"       \
 	"  --rt-tests-json FILE  each probe's wake-up latencies in cyclictest's --json layout\n"    \
+	"  --lava FILE           the lava-test-case calls, a line each: NAME RESULT [VALUE UNITS]\n" \
 	"  --kcidb-origin NAME   KCIDB origin, [a-z0-9_]+ (default " KCIDB_ORIGIN_DEFAULT ")\n"    \
 	"  --kcidb-build-id ID   KCIDB build_id, ORIGIN:ANYTHING (default ORIGIN:<kernel release>)\n"
-enum { EXPORT_OPT_JUNIT = 1000, EXPORT_OPT_KCIDB, EXPORT_OPT_RTTESTS, EXPORT_OPT_ORIGIN, EXPORT_OPT_BUILD_ID };
+enum { EXPORT_OPT_JUNIT = 1000, EXPORT_OPT_KCIDB, EXPORT_OPT_RTTESTS, EXPORT_OPT_ORIGIN, EXPORT_OPT_BUILD_ID, EXPORT_OPT_LAVA };
 #define EXPORT_LONG_OPTIONS                                                     \
 	{ "junit", required_argument, NULL, EXPORT_OPT_JUNIT },                 \
 	{ "kcidb", required_argument, NULL, EXPORT_OPT_KCIDB },                 \
 	{ "rt-tests-json", required_argument, NULL, EXPORT_OPT_RTTESTS },       \
 	{ "kcidb-origin", required_argument, NULL, EXPORT_OPT_ORIGIN },         \
-	{ "kcidb-build-id", required_argument, NULL, EXPORT_OPT_BUILD_ID }
+	{ "kcidb-build-id", required_argument, NULL, EXPORT_OPT_BUILD_ID },     \
+	{ "lava", required_argument, NULL, EXPORT_OPT_LAVA }
 
 /* Takes one of the options above; false when c is not one of them. */
 bool export_option(struct export_options *o, int c, const char *arg);
@@ -53,6 +56,8 @@ bool export_write_all(json_object *root, const struct export_options *o);
 char *export_junit(json_object *root);
 json_object *export_kcidb(json_object *root, const char *origin, const char *build_id);
 json_object *export_rttests(json_object *root);
+/* "NAME RESULT [MEASUREMENT UNITS]" lines: the KCIDB tests but DONE ones, for lava-test-case. */
+char *export_lava(json_object *root);
 
 /* ---- shared by the formats (export_common.c) ---- */
 

@@ -20,13 +20,14 @@ bool export_option(struct export_options *o, int c, const char *arg)
 	case EXPORT_OPT_RTTESTS: o->rttests = arg; return true;
 	case EXPORT_OPT_ORIGIN: o->kcidb_origin = arg; return true;
 	case EXPORT_OPT_BUILD_ID: o->kcidb_build_id = arg; return true;
+	case EXPORT_OPT_LAVA: o->lava = arg; return true;
 	default: return false;
 	}
 }
 
 bool export_wanted(const struct export_options *o)
 {
-	return o->junit || o->kcidb || o->rttests;
+	return o->junit || o->kcidb || o->rttests || o->lava;
 }
 
 static bool matches(const char *text, const char *pattern)
@@ -44,8 +45,8 @@ static bool matches(const char *text, const char *pattern)
 bool export_options_check(const struct export_options *o, const char *command, const char *also,
 			  const char *also_name)
 {
-	const char *paths[] = { o->junit, o->kcidb, o->rttests, also };
-	const char *const names[] = { "--junit", "--kcidb", "--rt-tests-json", also_name };
+	const char *paths[] = { o->junit, o->kcidb, o->rttests, o->lava, also };
+	const char *const names[] = { "--junit", "--kcidb", "--rt-tests-json", "--lava", also_name };
 	char why[PATH_MAX + 64];
 
 	/* KCIDB v5: origin [a-z0-9_]+; every id is ORIGIN:ANYTHING. */
@@ -59,10 +60,10 @@ bool export_options_check(const struct export_options *o, const char *command, c
 			command, o->kcidb_build_id);
 		return false;
 	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (!paths[i])
 			continue;
-		for (int k = i + 1; k < 4; k++)
+		for (int k = i + 1; k < 5; k++)
 			if (paths[k] && !strcmp(paths[i], paths[k])) {
 				fprintf(stderr, "rtthrottle %s: %s %s: the same file as %s\n", command, names[i], paths[i],
 					names[k]);
@@ -124,6 +125,12 @@ bool export_write_all(json_object *root, const struct export_options *o)
 					      o->kcidb_build_id));
 	if (o->rttests)
 		ok &= write_json(o->rttests, "rt-tests JSON", export_rttests(root));
+	if (o->lava) {
+		char *lines = export_lava(root);
+
+		ok &= write_text(o->lava, "lava-test-case lines", lines);
+		free(lines);
+	}
 	return ok;
 }
 

@@ -3,7 +3,9 @@
 # make, make install), runs a suite, and reports every check as a lava-test-case with its
 # measurement and unit, named as in the KCIDB export (scenario.policy.task.metric), plus one
 # case per result, one for the run and, with a baseline, one for `rtthrottle compare`.
-# Outside LAVA (no lava-test-case on PATH) the same lines are printed, for a dry run.
+# The cases are the lines rtthrottle writes with --lava (NAME RESULT [MEASUREMENT UNITS]): nothing but
+# a POSIX shell is needed, busybox included. Outside LAVA (no lava-test-case on PATH) the same
+# lines are printed, for a dry run.
 #   rtthrottle.sh [-s SUITE | -c SCENARIOS] [-d SECONDS] [-r REPEAT] [-b BASELINE] [-i true|false]
 set -u
 SUITE=quick SCENARIOS="" DURATION=3 REPEAT=1 BASELINE="" SKIP_INSTALL=false
@@ -49,28 +51,17 @@ if [ -n "$SCENARIOS" ]; then CHOICE="--scenario $SCENARIOS"; else CHOICE="--suit
 # shellcheck disable=SC2086 # CHOICE is an option and its value
 "$BIN" run $CHOICE --duration "$DURATION" --repeat "$REPEAT" --quiet --output "$OUTPUT/results.json" \
 	--junit "$OUTPUT/junit.xml" --kcidb "$OUTPUT/kcidb.json" --rt-tests-json "$OUTPUT/rt-tests.json" \
-	>"$OUTPUT/ktap.txt" 2>"$OUTPUT/run.log"
+	--lava "$OUTPUT/cases.txt" >"$OUTPUT/ktap.txt" 2>"$OUTPUT/run.log"
 status=$?
 cat "$OUTPUT/ktap.txt"
-# 0 passed, 1 a check failed, 4 all skipped: the file is there. 2 or a signal: nothing to parse.
+# 0 passed, 1 a check failed, 4 all skipped: the files are there; 125 too, but something could
+# not be judged (its result is an error, a failed case below). 2 or a signal: nothing to parse.
 case $status in
 0 | 1 | 4) report rtthrottle-run pass ;;
+125) report rtthrottle-run fail ;;
 *) cat "$OUTPUT/run.log"; report rtthrottle-run fail; exit 0 ;;
 esac
 
-# One line per KCIDB test object but the DONE metrics: name, result, measurement, unit.
-/usr/bin/python3 - "$OUTPUT/kcidb.json" >"$OUTPUT/cases.txt" <<'PY'
-import json, sys
-RESULT = {"PASS": "pass", "FAIL": "fail", "ERROR": "fail", "MISS": "unknown", "SKIP": "skip"}
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["status"] == "DONE":
-        continue
-    name = t["path"][len("rtthrottle."):] if t["path"] != "rtthrottle" else "rtthrottle"
-    line = [name, RESULT[t["status"]]]
-    if "number" in t:
-        line += [repr(t["number"]["value"]), t["number"].get("unit", t.get("misc", {}).get("unit", "count"))]
-    print(" ".join(line))
-PY
 while read -r name result measurement units; do
 	if [ -n "$measurement" ]; then
 		report "$name" "$result" "$measurement" "$units"

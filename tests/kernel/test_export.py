@@ -1,4 +1,4 @@
-"""JUnit XML, KCIDB v5 and rt-tests JSON: `rtthrottle export` on the fixtures (no root, no knob
+"""JUnit XML, KCIDB v5, rt-tests JSON and the lava-test-case lines: `rtthrottle export` on the fixtures (no root, no knob
 touched), `run --junit/--kcidb/--rt-tests-json` refusing bad paths before anything changes, an
 unprivileged run that skips, and one short real run checked against cyclictest's own --json."""
 import json
@@ -95,6 +95,37 @@ def test_export_regression_fixture_fails_in_every_format():
     assert [t["status"] for t in kc["tests"] if t["path"] == "rtthrottle"] == ["FAIL"]
     assert sum(t["status"] == "FAIL" for t in kc["tests"]) == len(failed) + \
         sum(r["verdict"] == "fail" for r in doc["results"]) + 1, [t["path"] for t in kc["tests"] if t["status"] == "FAIL"]
+
+
+def test_export_lava_lines_are_the_kcidb_tests_with_lava_results_and_units():
+    """One line per PASS/FAIL/ERROR/SKIP test object (no DONE metric), named without 'rtthrottle.',
+    each check with its measured value and the check's unit; the regression fixture's failed
+    checks are 'fail' lines."""
+    for name, verdicts in (("quick-1rep.json", {"pass"}), ("regression-1rep.json", {"pass", "fail"})):
+        tmp = tempfile.mkdtemp(prefix="rtt-export-")
+        lava = os.path.join(tmp, "cases.txt")
+        out = export(fx(name), tmp, "--lava", lava)
+        doc = rtt.load(fx(name))
+        kc = {t["path"]: t for t in fmt.kcidb(out["kcidb.json"])["tests"]}
+        with open(lava) as f:
+            lines = [line.split() for line in f]
+        assert len(lines) == sum(t["status"] != "DONE" for t in kc.values()) > len(doc["results"])
+        cases = {words[0]: words[1:] for words in lines}
+        assert len(cases) == len(lines), "a case name twice"
+        assert cases["rtthrottle"] == ["pass" if verdicts == {"pass"} else "fail"]
+        for r, c, check in checks_of(doc):
+            base = f"{r['scenario']}.{r['policy']['name']}"
+            if "sweep" in r:
+                base += "." + f"{r['sweep']['param']}-{r['sweep']['value']:g}".replace(".", "_")
+            assert cases[base] == [r["verdict"]], (base, cases[base])
+            if c["verdict"] not in ("pass", "fail"):  # not measured: an error, no value
+                assert cases[f"{base}.{check}"] == ["fail"], (check, cases[f"{base}.{check}"])
+                continue
+            result, value, unit = cases[f"{base}.{check}"]
+            assert result == c["verdict"] and unit == c["unit"], (check, cases[f"{base}.{check}"])
+            assert float(value) == c["measured"], (check, value, c["measured"])
+        assert {words[1] for words in lines} == verdicts
+        shutil.rmtree(tmp)
 
 
 def test_export_skipped_run_and_no_probes():
