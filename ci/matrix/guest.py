@@ -108,8 +108,10 @@ def cpio(stage, out):
                        stdout=f, check=True)
 
 
-def base_initramfs(work, binary, rtt_args):
-    """busybox, the init, the static rtthrottle, its scenarios and the arguments to run it with."""
+def base_initramfs(work, binary, rtt_args, config=None):
+    """busybox, the init, the static rtthrottle, its scenarios and the arguments to run it with
+    (None: none, the init gives the console a shell); with config, the kernel's config as
+    /boot/<its name> in the same archive (one archive: LAVA unpacks only the first)."""
     stage = os.path.join(work, "initramfs")
     shutil.rmtree(stage, ignore_errors=True)
     for d in ("bin", "dev", "proc", "sys", "run", "tmp", "etc", "root", "boot", "usr/share/rtthrottle"):
@@ -119,8 +121,11 @@ def base_initramfs(work, binary, rtt_args):
     shutil.copy(os.path.join(HERE, "init"), os.path.join(stage, "init"))
     shutil.copytree(os.path.join(ROOT, "workloads", "scenarios"),
                     os.path.join(stage, "usr", "share", "rtthrottle", "scenarios"))
-    with open(os.path.join(stage, "etc", "rtthrottle-args"), "w") as f:
-        f.write(" ".join(rtt_args) + "\n")
+    if rtt_args is not None:
+        with open(os.path.join(stage, "etc", "rtthrottle-args"), "w") as f:
+            f.write(" ".join(rtt_args) + "\n")
+    if config:
+        shutil.copy(config, os.path.join(stage, "boot"))
     # The kernel opens /dev/console before devtmpfs is mounted: it must be in the archive.
     os.mknod(os.path.join(stage, "dev", "console"), 0o600 | 0o020000, os.makedev(5, 1))
     out = os.path.join(work, "base.cpio")
