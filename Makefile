@@ -196,6 +196,21 @@ clean-static:
 matrix: deps static
 	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)
 
+# LAVA: ci/lava/qemu-job.yaml.in run by lava-run (lava-dispatcher, no server) on the qemu device
+# ci/lava/qemu-device.yaml: a Debian kernel (as make matrix caches it) boots with a busybox
+# ramdisk holding the static rtthrottle, lava-test-shell runs ci/lava/rtthrottle.yaml (the quick
+# suite) and ci/lava/lava.py checks LAVA's results against the KTAP; results/lava/<UTC time>/.
+# LAVA_ARGS go to ci/lava/lava.py (see its --help), e.g. LAVA_ARGS="--image
+# /var/cache/rtthrottle-kernels/images/KEY" for a kernel built from source, or --no-lock under
+# flock /tmp/rtt-machine.lock. The job clones this repository's committed HEAD for the test
+# definition. `make lava-validate` only validates the job (lava-run --validate).
+.PHONY: lava lava-validate
+lava: deps static
+	$(PYTHON) ci/lava/lava.py $(LAVA_ARGS)
+
+lava-validate: deps
+	$(PYTHON) ci/lava/lava.py --validate --out $(BUILD)/lava-validate
+
 # Mutants: does the suite catch a broken throttle? Builds Debian's linux-source-6.12 (apt) with
 # ci/kconfig/base.config + rt-group.config, unmodified and with each ci/mutants/*.patch (builds
 # cached in /var/cache/rtthrottle-kernels), boots each under QEMU, runs the quick suite inside and

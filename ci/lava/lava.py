@@ -12,8 +12,9 @@ server) against the device ci/lava/qemu-device.yaml, and checks what LAVA record
 4. lava-run under flock /tmp/rtt-machine.lock (--no-lock when the caller holds it), with a deadline.
 5. Checks, from LAVA's own log: the job passed; every KTAP result and check the guest printed is
    one lava-test-case of the rtthrottle definition with the same pass/fail/skip, each measured
-   check with its measurement (to the digits KTAP prints) and unit; no case without a KTAP line
-   but the run's own ('rtthrottle', 'rtthrottle-run').
+   check with its measurement (to the digits KTAP prints) and unit, a result's checks right after
+   it in KTAP's order; no case without a KTAP line but the run's own ('rtthrottle',
+   'rtthrottle-run').
 
 Output in results/lava/<UTC time>/ (--out): job.yaml, device.yaml, lava.log (lava-run's log,
 a JSON object a line), result.yaml (lava-run's job result), results.yaml (every result LAVA logged, as a LAVA
@@ -115,18 +116,20 @@ def job_fields(args, kernel_url, ramdisk_url, kernel_name):
 
 
 def lava_run(job, out, validate, lock, timeout):
-    """Runs lava-run; returns its exit status (None: killed at the deadline). Log in lava.log."""
+    """Runs lava-run; returns its exit status (None: killed at the deadline) and its seconds (the
+    wait for the lock not counted). Log in lava.log."""
     cmd = ["lava-run", "--job-id", "1", "--output-dir", os.path.join(out, "lava-run"), "--device",
            os.path.join(out, "device.yaml")] + (["--validate"] if validate else []) + [job]
     fd = None
     if lock:
         fd = os.open(guest.MACHINE_LOCK, os.O_RDWR | os.O_CREAT, 0o666)
         fcntl.flock(fd, fcntl.LOCK_EX)
+    start = time.monotonic()
     try:
         with open(os.path.join(out, "lava.log"), "w") as logf:
             proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, start_new_session=True)
             try:
-                return proc.wait(timeout=timeout)
+                status = proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, 15)
                 try:
@@ -134,44 +137,47 @@ def lava_run(job, out, validate, lock, timeout):
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, 9)
                     proc.wait()
-                return None
+                status = None
+        return status, round(time.monotonic() - start, 1)
     finally:
         if fd is not None:
             os.close(fd)
 
 
 def read_log(path):
-    """lava-run's log: one JSON mapping a line ({dt, lvl, msg}); anything else is skipped."""
+    """lava-run's log: one mapping a line ({dt, lvl, msg}); anything else is skipped."""
     entries = []
     with open(path, errors="replace") as f:
         for line in f:
             try:
                 entry = json.loads(line)
             except ValueError:
-                continue
+                try:  # results lines tag their numbers as strings (! "0.95"): YAML
+                    entry = yaml.safe_load(line)
+                except yaml.YAMLError:
+                    continue
             if isinstance(entry, dict):
                 entries.append(entry)
     return entries
 
 
 def ktap_of(entries):
-    """{case name: (result, measurement text or None, unit or None)} from the KTAP lines of the
-    console, a check named result.check as rtthrottle --lava names it; and the lines."""
+    """[(result case name, (result, None, None), [(check name, (result, measured, unit))])] from
+    the KTAP lines of the console, in order, named as rtthrottle --lava names results; and the lines."""
     lines = []
     for e in entries:
         if e.get("lvl") == "target" and isinstance(e.get("msg"), str):
             lines.extend(s.rstrip("\r") for s in e["msg"].split("\n"))
-    expected, pending, kept = {}, [], []
+    results, pending, kept = [], [], []
     for line in lines:
         m = KTAP_LINE.match(line)
         if not m:
             continue
         kept.append(line)
         indent, ok, name, directive = m.group(1), m.group(2) == "ok", m.group(3), m.group(4) or ""
-        skip = directive.startswith("SKIP")
-        result = "skip" if skip else "pass" if ok else "fail"
         measured = MEASURED.match(directive)
-        entry = (result, measured.group(1) if measured else None, measured.group(2) if measured else None)
+        entry = ("skip" if directive.startswith("SKIP") else "pass" if ok else "fail",
+                 measured.group(1) if measured else None, measured.group(2) if measured else None)
         if indent:
             pending.append((name, entry))
             continue
@@ -182,37 +188,59 @@ def ktap_of(entries):
             rep = re.search(r"_(rep\d+)$", parts[2])
             if rep:  # ".repN" stays a component of its own
                 parts[2] = parts[2][:rep.start()] + "." + rep.group(1)
-        base = ".".join(parts)
-        expected[base] = entry
-        for check, centry in pending:
-            expected[f"{base}.{check}"] = centry
+        results.append((".".join(parts), entry, pending))
         pending = []
-    return expected, kept
+    return results, kept
 
 
-def compare(cases, expected):
-    """Disagreements between LAVA's test cases and the KTAP lines, one sentence each."""
+def agree(name, case, entry):
+    """Disagreements of one lava-test-case with its KTAP line."""
+    result, measured, unit = entry
     problems = []
-    for name, (result, measured, unit) in expected.items():
-        case = cases.get(name)
-        if case is None:
-            problems.append(f"{name}: in the KTAP output, no lava-test-case")
+    if case.get("result") != result:
+        problems.append(f"{name}: KTAP {result}, LAVA {case.get('result')}")
+    if measured is not None:
+        decimals = len(measured.split(".")[1]) if "." in measured else 0
+        value = case.get("measurement")
+        try:
+            close = abs(float(value) - float(measured)) <= 0.5 * 10 ** -decimals + 1e-9 * abs(float(measured))
+        except (TypeError, ValueError):
+            close = False
+        if not close:
+            problems.append(f"{name}: KTAP measured {measured}, LAVA measurement {value}")
+        if case.get("units") != unit:
+            problems.append(f"{name}: KTAP unit {unit}, LAVA units {case.get('units')}")
+    return problems
+
+
+def compare(cases, ktap):
+    """Disagreements between LAVA's test cases (in the order logged) and the KTAP results, one
+    sentence each. A result's checks follow its case in the order KTAP prints them; a check's case
+    is result.task.metric plus, where the result judges a metric twice, what the exports add (the
+    kind, a number) while KTAP adds the check's name: the two are matched by position and by
+    result.task.metric."""
+    problems, order = [], [c["case"] for c in cases]
+    by_name = {c["case"]: c for c in cases}
+    seen = set(OWN_CASES)
+    for base, entry, checks in ktap:
+        if base not in by_name:
+            problems.append(f"{base}: in the KTAP output, no lava-test-case")
             continue
-        if case.get("result") != result:
-            problems.append(f"{name}: KTAP {result}, LAVA {case.get('result')}")
-        if measured is not None:
-            decimals = len(measured.split(".")[1]) if "." in measured else 0
-            value = case.get("measurement")
-            try:
-                close = abs(float(value) - float(measured)) <= 0.5 * 10 ** -decimals + 1e-9 * abs(float(measured))
-            except (TypeError, ValueError):
-                close = False
-            if not close:
-                problems.append(f"{name}: KTAP measured {measured}, LAVA measurement {value}")
-            if case.get("units") != unit:
-                problems.append(f"{name}: KTAP unit {unit}, LAVA units {case.get('units')}")
-    for name in sorted(set(cases) - set(expected) - OWN_CASES):
-        problems.append(f"{name}: a lava-test-case without a KTAP line")
+        seen.add(base)
+        problems += agree(base, by_name[base], entry)
+        at = order.index(base) + 1
+        logged = order[at:at + len(checks)]
+        for k, (check, centry) in enumerate(checks):
+            name = logged[k] if k < len(logged) else None
+            prefix = f"{base}.{'.'.join(check.split('.')[:2])}"
+            if name is None or not (name == prefix or name.startswith(prefix + ".")):
+                problems.append(f"{base}.{check}: KTAP check {k + 1}, LAVA case there: {name}")
+                continue
+            seen.add(name)
+            problems += agree(name, by_name[name], centry)
+    for name in order:
+        if name not in seen:
+            problems.append(f"{name}: a lava-test-case without a KTAP line")
     return problems
 
 
@@ -239,9 +267,7 @@ def main(argv):
         f.write(render(TEMPLATE, job_fields(args, f"file://{os.path.abspath(kernel)}",
                                             f"file://{os.path.abspath(ramdisk)}", name)))
     log(f"{'validating' if args.validate else 'running'} {job} (kernel {name})")
-    start = time.monotonic()
-    status = lava_run(job, out, args.validate, not args.no_lock and not args.validate, args.timeout)
-    wall = round(time.monotonic() - start, 1)
+    status, wall = lava_run(job, out, args.validate, not args.no_lock and not args.validate, args.timeout)
     if args.validate:
         log(f"lava-run --validate exited {status}")
         return 0 if status == 0 else 1
@@ -252,7 +278,7 @@ def main(argv):
         yaml.safe_dump(results, f, sort_keys=False)
     if os.path.isfile(os.path.join(out, "lava-run", "result.yaml")):
         shutil.copy(os.path.join(out, "lava-run", "result.yaml"), os.path.join(out, "result.yaml"))
-    cases = {r["case"]: r for r in results if r.get("definition") == DEFINITION}
+    cases = [r for r in results if r.get("definition") == DEFINITION]
     expected, ktap = ktap_of(entries)
     with open(os.path.join(out, "ktap.txt"), "w") as f:
         f.write("\n".join(ktap) + "\n")
@@ -263,17 +289,18 @@ def main(argv):
     if not expected:
         problems.append("no KTAP result in the console log")
     problems += compare(cases, expected)
-    counts = {v: sum(c.get("result") == v for c in cases.values()) for v in ("pass", "fail", "skip", "unknown")}
+    counts = {v: sum(c.get("result") == v for c in cases) for v in ("pass", "fail", "skip", "unknown")}
     summary = {"kernel": name, "suite": args.suite, "scenarios": args.scenarios, "wall_s": wall,
                "lava_run_exit": status, "job": job_result, "test_cases": len(cases), "results": counts,
-               "measured_cases": sum("measurement" in c for c in cases.values()),
-               "ktap_lines": len(expected), "problems": problems,
+               "measured_cases": sum("measurement" in c for c in cases),
+               "ktap_results": len(expected), "ktap_checks": sum(len(c) for _, _, c in expected), "problems": problems,
                "lava_actions": {r["case"]: r.get("result") for r in results if r.get("definition") == "lava"}}
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
     log(f"{len(cases)} test cases in LAVA's results ({', '.join(f'{v} {n}' for v, n in counts.items() if n)}), "
-        f"{summary['measured_cases']} with a measurement, {len(expected)} KTAP lines; job {job_result}, {wall} s")
+        f"{summary['measured_cases']} with a measurement; KTAP: {len(expected)} results, {summary['ktap_checks']} checks; "
+        f"job {job_result}, {wall} s")
     for p in problems:
         log(f"  {p}")
     log(f"output in {out}")

@@ -2,6 +2,7 @@
 reported through a stand-in lava-test-case with its measurement and unit), and the GitLab and
 GitHub Actions files (they parse and use the options and paths the binary has)."""
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -80,3 +81,85 @@ def test_lava_script_reports_every_check_with_measurement_and_unit():
     for f in ("junit.xml", "kcidb.json", "rt-tests.json", "ktap.txt"):
         assert os.path.getsize(os.path.join(tmp, "output", f)) > 0, f
     shutil.rmtree(tmp)
+
+
+def lava_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("lava", os.path.join(CI, "lava", "lava.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lava_job_and_device_validate_with_lava_run():
+    """The job template rendered by make lava's script validates against the rendered qemu device
+    with LAVA's own lava-run (lava-dispatcher; ci/install-deps.sh installs it): the pipeline adds
+    the test overlay to the ramdisk, boots QEMU and runs the test shell. The same job on a device
+    without the qemu boot method does not validate, so validating means something."""
+    rtt.require_root()
+    assert shutil.which("lava-run"), "no lava-run: ci/install-deps.sh installs lava-dispatcher"
+    tmp = tempfile.mkdtemp(prefix="rtt-lava-job-")
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(CI, "lava", "lava.py"), "--validate", "--out", tmp],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr + open(os.path.join(tmp, "lava.log")).read()[-3000:]
+    with open(os.path.join(tmp, "job.yaml")) as f:
+        job = f.read()
+    assert not re.search(r"@[A-Z_]+@", job), "a template field left in the job"
+    job = yaml_load(os.path.join(tmp, "job.yaml"))
+    deploy, boot, test = (a[k] for a, k in zip(job["actions"], ("deploy", "boot", "test")))
+    assert deploy["images"]["ramdisk"]["overlays"] == {"lava": True}
+    assert deploy["images"]["kernel"]["url"].startswith("file:///") and boot["method"] == "qemu"
+    assert test["definitions"][0]["path"] == "ci/lava/rtthrottle.yaml"
+    assert test["definitions"][0]["parameters"]["SKIP_INSTALL"] == "true"
+    with open(os.path.join(tmp, "lava-run", "description.yaml")) as f:
+        description = f.read()
+    for action in ("append-overlays", "boot-qemu-image", "auto-login-action", "lava-test-shell"):
+        assert f"name: {action}" in description, f"{action} not in the pipeline"
+    device = yaml_load(os.path.join(tmp, "device.yaml"))
+    del device["actions"]["boot"]["methods"]["qemu"]
+    device["actions"]["boot"]["methods"]["minimal"] = None
+    with open(os.path.join(tmp, "device-no-qemu.yaml"), "w") as f:
+        import yaml
+        yaml.safe_dump(device, f)
+    bad = subprocess.run(["lava-run", "--validate", "--job-id", "2", "--output-dir", os.path.join(tmp, "bad"),
+                          "--device", os.path.join(tmp, "device-no-qemu.yaml"), os.path.join(tmp, "job.yaml")],
+                         capture_output=True, text=True, timeout=120)
+    log = bad.stdout + bad.stderr
+    # LAVA names why each boot strategy refused; the qemu one: no qemu method on the device
+    assert bad.returncode == 1 and re.search(r'BootQEMU: .{0,4}qemu.{0,30} was not in the device', log), log[-2000:]
+    shutil.rmtree(tmp)
+
+
+def test_lava_results_are_checked_against_the_ktap_lines():
+    """make lava's check of LAVA's log: KTAP results and checks (a sweep's name as the exports
+    spell it, a named check matched by position) agree with the lava-test-case results logged;
+    a changed result, measurement, unit, a missing case or one too many is found."""
+    lava = lava_module()
+    console = ["KTAP version 1", "1..2", "    KTAP version 1", "    1..3",
+               "    ok 1 hog.cpu_share # measured 0.9493 approx 0.9500 +- 0.0500 ratio",
+               "    not ok 2 victim.starvation_max_us # measured 1428 at_most 1000 +- 100 us",
+               "    ok 3 hog.gap_max_us.vs_trace # SKIP not measurable in this window",
+               "not ok 1 fifo-hog-share.default",
+               "ok 2 duty-cycle.default.utilisation=0.9 # SKIP needs root"]
+    entries = [{"lvl": "target", "msg": line + "\r"} for line in console]
+    cases = [{"case": "rtthrottle-run", "result": "pass"}, {"case": "rtthrottle", "result": "fail"},
+             {"case": "fifo-hog-share.default", "result": "fail"},
+             {"case": "fifo-hog-share.default.hog.cpu_share", "result": "pass", "measurement": 0.94934, "units": "ratio"},
+             {"case": "fifo-hog-share.default.victim.starvation_max_us", "result": "fail", "measurement": 1427.8,
+              "units": "us"},
+             {"case": "fifo-hog-share.default.hog.gap_max_us.approx.2", "result": "skip"},
+             {"case": "duty-cycle.default.utilisation-0_9", "result": "skip"}]
+    ktap, lines = lava.ktap_of(entries)
+    assert len(lines) == 5 and [k[0] for k in ktap] == ["fifo-hog-share.default", "duty-cycle.default.utilisation-0_9"]
+    assert lava.compare(cases, ktap) == []
+    for index, key, value, finding in ((3, "measurement", 0.9503, "KTAP measured 0.9493"),
+                                       (4, "units", "ms", "KTAP unit us"),
+                                       (2, "result", "pass", "KTAP fail, LAVA pass"),
+                                       (5, "case", "fifo-hog-share.default.hog.cpu_share.x", "KTAP check 3")):
+        changed = [dict(c) for c in cases]
+        changed[index][key] = value
+        problems = lava.compare(changed, ktap)
+        assert len(problems) >= 1 and finding in problems[0], (key, problems)
+    assert "no lava-test-case" in lava.compare(cases[:-1], ktap)[0]
+    extra = cases + [{"case": "fifo-hog-share.half", "result": "pass"}]
+    assert lava.compare(extra, ktap) == ["fifo-hog-share.half: a lava-test-case without a KTAP line"]
