@@ -19,8 +19,9 @@ server) against the device ci/lava/qemu-device.yaml, and checks what LAVA record
 Output in results/lava/<UTC time>/ (--out): job.yaml, device.yaml, lava.log (lava-run's log,
 a JSON object a line), result.yaml (lava-run's job result), results.yaml (every result LAVA logged, as a LAVA
 server lists them), ktap.txt (the KTAP lines from the console), summary.json.
-Exit status: 0 the job ran and LAVA's results agree with the KTAP and every check passed;
-1 otherwise (summary.json says why); 2 bad usage. --validate renders the job and only runs
+Exit status: 0 the job ran and LAVA's results agree with the KTAP and every check passed (with
+--checks-may-fail: failed checks too, reported as they are); 1 otherwise (summary.json says
+why); 2 bad usage. --validate renders the job and only runs
 `lava-run --validate`.
 """
 import argparse
@@ -68,6 +69,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=int, default=1500, help="seconds for lava-run in all (default 1500)")
     p.add_argument("--no-lock", action="store_true", help="the caller holds /tmp/rtt-machine.lock")
     p.add_argument("--validate", action="store_true", help="only lava-run --validate the rendered job")
+    p.add_argument("--checks-may-fail", action="store_true",
+                   help="exit 0 also when checks failed, if LAVA's results agree with the KTAP (CI: the "
+                        "LAVA path is tested here; the figures under TCG are make matrix's)")
     args = p.parse_args(argv)
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", args.duration):
         p.error(f"--duration {args.duration!r}: seconds")
@@ -304,7 +308,7 @@ def main(argv):
     for p in problems:
         log(f"  {p}")
     log(f"output in {out}")
-    return 0 if not problems and counts["fail"] == 0 and cases else 1
+    return 0 if not problems and cases and (counts["fail"] == 0 or args.checks_may_fail) else 1
 
 
 if __name__ == "__main__":
