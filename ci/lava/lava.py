@@ -16,7 +16,7 @@ server) against the device ci/lava/qemu-device.yaml, and checks what LAVA record
    it in KTAP's order; no case without a KTAP line but the run's own ('rtthrottle',
    'rtthrottle-run').
 
-Output in results/lava/<UTC time>/ (--out): job.yaml, device.yaml, lava.log (lava-run's log,
+Output in results/lava/<UTC time>/ (--out): job.yaml, device.yaml, ramdisk.cpio, lava.log (lava-run's log,
 a JSON object a line), result.yaml (lava-run's job result), results.yaml (every result LAVA logged, as a LAVA
 server lists them), ktap.txt (the KTAP lines from the console), summary.json.
 Exit status: 0 the job ran and LAVA's results agree with the KTAP and every check passed (with
@@ -275,6 +275,8 @@ def main(argv):
     if args.validate:
         log(f"lava-run --validate exited {status}")
         return 0 if status == 0 else 1
+    # The ramdisk as booted before LAVA's overlay: what a lab would upload.
+    shutil.move(ramdisk, os.path.join(out, "ramdisk.cpio"))
     shutil.rmtree(os.path.join(out, "work"), ignore_errors=True)
     entries = read_log(os.path.join(out, "lava.log"))
     results = [e["msg"] for e in entries if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
