@@ -86,8 +86,10 @@ report: all
 
 # Fuzzing of the two JSON loaders: libFuzzer targets tests/fuzz/fuzz_scenario.c
 # (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load, then the exports), built
-# with clang and ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from the seed corpus
-# tests/fuzz/corpus/<name>/.
+# with clang and ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from seeds copied at run time
+# into build-fuzz/seeds/<name>/ from the files the tests use (each kept once in git): the
+# scenarios of workloads/scenarios/ and tests/bad-input/scenarios/ (as bad-*.json), the results
+# fixtures of tests/fixtures/.
 # New corpus entries and crash-*/leak-*/timeout-* files land in build-fuzz/, never in the repo;
 # any crash, leak, sanitizer report or timeout fails. Replay one: build-fuzz/fuzz_<name> FILE.
 FUZZ_BUILD   := build-fuzz
@@ -97,7 +99,7 @@ FUZZ_TARGETS := scenario results
 FUZZ_CFLAGS   = $(filter-out -Werror -DRTT_GIT_COMMIT=%,$(CFLAGS)) -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
-.PHONY: fuzz fuzz-build clean-fuzz
+.PHONY: fuzz fuzz-build fuzz-seeds clean-fuzz
 
 $(FUZZ_BUILD)/%.o: %.c $(wildcard harness/*.h workloads/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
@@ -111,15 +113,22 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
 .SECONDARY: $(FUZZ_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
-fuzz: deps fuzz-build
+# The seeds, fresh each run (a fixture removed from the tests leaves the seeds too).
+fuzz-seeds:
+	@rm -rf $(FUZZ_BUILD)/seeds && mkdir -p $(FUZZ_BUILD)/seeds/scenario $(FUZZ_BUILD)/seeds/results
+	@cp workloads/scenarios/*.json $(FUZZ_BUILD)/seeds/scenario/
+	@for f in tests/bad-input/scenarios/*.json; do cp $$f $(FUZZ_BUILD)/seeds/scenario/bad-$${f##*/}; done
+	@cp tests/fixtures/*.json $(FUZZ_BUILD)/seeds/results/
+
+fuzz: deps fuzz-build fuzz-seeds
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts/$$t; \
-		echo "fuzz: $$t for $(FUZZ_SECONDS) s (corpus $(FUZZ_BUILD)/corpus/$$t + tests/fuzz/corpus/$$t)"; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s (corpus $(FUZZ_BUILD)/corpus/$$t + seeds $(FUZZ_BUILD)/seeds/$$t)"; \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 			-max_len=65536 -dict=tests/fuzz/json.dict -print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
-			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t \
+			$(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t \
 			> $(FUZZ_BUILD)/fuzz_$$t.log 2>&1; status=$$?; \
 		grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added)' \
 			$(FUZZ_BUILD)/fuzz_$$t.log | sed "s/^/fuzz: $$t: /"; \
