@@ -163,3 +163,22 @@ def test_lava_results_are_checked_against_the_ktap_lines():
     assert "no lava-test-case" in lava.compare(cases[:-1], ktap)[0]
     extra = cases + [{"case": "fifo-hog-share.half", "result": "pass"}]
     assert lava.compare(extra, ktap) == ["fifo-hog-share.half: a lava-test-case without a KTAP line"]
+
+
+def test_git_holds_no_build_output_and_no_file_twice():
+    """Build outputs stay out of git (every build folder is ignored) and each fixture, scenario or
+    seed is one file: no two tracked files have the same contents (make fuzz copies its seeds)."""
+    if not os.path.isdir(os.path.join(rtt.ROOT, ".git")) and not os.path.isfile(os.path.join(rtt.ROOT, ".git")):
+        raise rtt.Skip("not a git checkout")
+    listing = subprocess.run(["git", "ls-files", "-s"], cwd=rtt.ROOT, capture_output=True, text=True, check=True)
+    blobs = {}
+    for line in listing.stdout.splitlines():
+        meta, path = line.split("\t", 1)
+        assert not re.match(r"(build[^/]*/|.*\.(o|a|so)$)", path), f"{path}: a build output in git"
+        blobs.setdefault(meta.split()[1], []).append(path)
+    twice = [paths for paths in blobs.values() if len(paths) > 1]
+    assert not twice, f"the same file twice in git: {twice}"
+    for folder in ("build", "build-static", "build-asan", "build-fuzz", "build-notrace", "results/lava",
+                   "ci/lava/output"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", folder + "/x"], cwd=rtt.ROOT)
+        assert ignored.returncode == 0, f"{folder}/ is not ignored"
