@@ -97,7 +97,8 @@ run_bad "--kcidb-origin invalid" --kcidb "$tmp/k.json" --kcidb-origin Bad-Origin
 # export: every format from the fixtures (checks, probes, skips, failures), then bad input.
 for fixture in quick-1rep regression-3rep all-skipped; do
 	check 0 "export $fixture" "${wrapper[@]}" "$bin" export --junit "$tmp/$fixture.xml" --kcidb "$tmp/$fixture.kcidb.json" \
-		--rt-tests-json "$tmp/$fixture.rt.json" --kcidb-origin ci --kcidb-build-id ci:1 "tests/fixtures/$fixture.json"
+		--rt-tests-json "$tmp/$fixture.rt.json" --lava "$tmp/$fixture.lava.txt" --kcidb-origin ci --kcidb-build-id ci:1 \
+		"tests/fixtures/$fixture.json"
 done
 check 2 "export malformed" "${wrapper[@]}" "$bin" export --junit "$tmp/m.xml" tests/fixtures/malformed.json
 check 2 "export nothing to write" "${wrapper[@]}" "$bin" export tests/fixtures/quick-1rep.json
