@@ -104,7 +104,7 @@ struct invalid_write {
 	int undone;		/* a taken write was put back: 1 done, -1 failed */
 };
 
-#define INVALID_WRITES_MAX 8
+#define INVALID_WRITES_MAX 12
 struct invalid_write_stats {
 	int tried;
 	struct invalid_write write[INVALID_WRITES_MAX];
