@@ -110,6 +110,10 @@ const char *privileges_case_missing(const struct privileges *p, const struct sce
 		snprintf(buf, len, "creating RT cgroups under %s needs root", CPU_CGROUP);
 		return buf;
 	}
+	if (uses_role(s, ROLE_INVALID_WRITES) && !p->write_knobs) {
+		snprintf(buf, len, "the invalid-writes task writes the throttling knobs, which needs root");
+		return buf;
+	}
 	if (uses_role(s, ROLE_KERNEL_WORK) && !p->write_stat_refresh) {
 		snprintf(buf, len, "the kernel-work task writes /proc/sys/vm/stat_refresh, which needs root");
 		return buf;
