@@ -1,5 +1,5 @@
 /*
- * The scenario files' arithmetic (harness/expr.c): precedence, parentheses, unary minus, names
+ * The scenario files' arithmetic (harness/judge/expr.c): precedence, parentheses, unary minus, names
  * resolved by a callback, and the errors a scenario author can make (unknown names, division by
  * zero, trailing text); conditions with each comparison and without one.
  */

@@ -1,5 +1,5 @@
 /*
- * The scenario loader (harness/scenario.c): every shipped scenario in workloads/scenarios loads;
+ * The scenario loader (harness/judge/scenario.c): every shipped scenario in workloads/scenarios loads;
  * a file using every optional part is read field by field; and each malformed file is refused with
  * "rtthrottle: FILE: FIELD: reason" on stderr. The malformed texts live here (written to a temp
  * folder) and, byte for byte, in tests/bad-input/scenarios/ for the CLI test and fuzzing; a test
@@ -475,7 +475,7 @@ static const struct bad_case bad_cases[] = {
 /*
  * Cases refused as they should be but not loaded here, because the loader has a bug on that path
  * that a sanitizer run (make sanitize, make valgrind) would report. They stay in the corpus.
- *  - duplicate-task-names: load_object() in harness/scenario.c loads the second "hog" (its params
+ *  - duplicate-task-names: load_object() in harness/judge/scenario.c loads the second "hog" (its params
  *    object is allocated or referenced) and then refuses it without counting it, so
  *    scenario_free() never puts that params object: a leak on every refusal of this kind.
  */

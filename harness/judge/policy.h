@@ -10,7 +10,7 @@
 
 #define POLICY_NAME_MAX 48
 
-/* Where a cell of a knob grid (harness/grid.h) sits; cells is 0 for every other policy. */
+/* Where a cell of a knob grid (harness/judge/grid.h) sits; cells is 0 for every other policy. */
 struct policy_grid_place {
 	int cell, cells;	/* 1-based place among the grid's cells, and how many there are */
 	double ratio;		/* runtime/period asked for (above 1 when a runtime exceeds its period) */

@@ -1,6 +1,6 @@
 /*
  * ftrace ground truth: sched_switch on the measured CPUs during each case's window, in the run's
- * own tracefs instance (rtthrottle-<pid>), turned into the hog's gaps (harness/trace_gaps.c).
+ * own tracefs instance (rtthrottle-<pid>), turned into the hog's gaps (harness/measure/trace_gaps.c).
  * tracefs is mounted when it is not, and unmounted at the end; a run that dies leaves both to
  * its guardian or the next run, like its knobs and cgroups.
  */

@@ -31,7 +31,7 @@ struct run_ctx {
 	int64_t longest_period_us;	/* of any policy applied so far */
 	struct privileges priv;
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
-	struct trace_session *trace;	/* sched_switch ground truth (harness/trace.h) */
+	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
 };
 
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

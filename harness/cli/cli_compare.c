@@ -20,7 +20,7 @@ static void usage(FILE *out)
 		"With at least --min-repetitions values on both sides a Mann-Whitney U rank test decides,\n"
 		"together with a minimum effect per metric; with fewer, the tolerance band of the results'\n"
 		"own checks. The table says which method decided each line. Directions and minimum\n"
-		"effects: harness/compare_rules.c; the method: results/reference/README.md.\n\n"
+		"effects: harness/compare/compare.compare_rules.c; the method: results/reference/README.md.\n\n"
 		"Options:\n"
 		"  --json FILE               also write the verdict table as JSON to FILE ('-': stdout,\n"
 		"                            then the text table is not printed)\n"

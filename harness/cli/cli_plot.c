@@ -1,7 +1,7 @@
 /*
  * `rtthrottle plot` and `rtthrottle report`: check the result files here (so bad input gets the
  * same messages as compare), run compare for the report's verdict table, then hand the drawing to
- * harness/rtthrottle_plot.py under /usr/bin/python3 (Debian's, with python3-matplotlib).
+ * harness/output/rtthrottle_plot.py under /usr/bin/python3 (Debian's, with python3-matplotlib).
  */
 #include "commands.h"
 #include "compare.h"
@@ -60,7 +60,7 @@ static void usage(FILE *out, bool report)
 		"                         victim.cpu_share_periods and victim.starvation_max_us)\n"
 		"  -h, --help             this text\n\n"
 		"Needs %s with matplotlib (apt-get install python3-matplotlib); RTTHROTTLE_PYTHON and\n"
-		"RTTHROTTLE_PLOT_SCRIPT override the interpreter and harness/rtthrottle_plot.py.\n"
+		"RTTHROTTLE_PLOT_SCRIPT override the interpreter and harness/output/rtthrottle_plot.py.\n"
 		"Exit status: 0 written, 2 bad input (naming the file and field) or no matplotlib.\n",
 		PYTHON_DEFAULT);
 }
@@ -165,10 +165,10 @@ static void self_dir(char *dir, size_t len)
 	snprintf(dir, len, "%s", n > 0 ? dirname(exe) : ".");
 }
 
-/* harness/rtthrottle_plot.py beside the binary's build folder, or under PREFIX/share. */
+/* harness/output/rtthrottle_plot.py beside the binary's build folder, or under PREFIX/share. */
 static bool find_script(char *path, size_t len)
 {
-	static const char *const relative[] = { "../harness/rtthrottle_plot.py", "../share/rtthrottle/rtthrottle_plot.py" };
+	static const char *const relative[] = { "../harness/output/rtthrottle_plot.py", "../share/rtthrottle/rtthrottle_plot.py" };
 	const char *env = getenv("RTTHROTTLE_PLOT_SCRIPT");
 	char dir[PATH_MAX];
 
@@ -184,7 +184,7 @@ static bool find_script(char *path, size_t len)
 		if (!access(path, R_OK))
 			return true;
 	}
-	fprintf(stderr, "rtthrottle: cannot find rtthrottle_plot.py in %s/../harness or %s/../share/rtthrottle; "
+	fprintf(stderr, "rtthrottle: cannot find rtthrottle_plot.py in %s/../harness/output or %s/../share/rtthrottle; "
 			"set RTTHROTTLE_PLOT_SCRIPT\n", dir, dir);
 	return false;
 }

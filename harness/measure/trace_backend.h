@@ -1,7 +1,7 @@
 /*
- * The sched_switch recorder behind harness/trace.c: one tracefs instance, its CPU mask, clock and
- * buffer. harness/trace_tracefs.c implements it with libtracefs and libtraceevent;
- * harness/trace_none.c (make WITH_TRACEFS=0) only says why there is none.
+ * The sched_switch recorder behind harness/measure/trace.c: one tracefs instance, its CPU mask, clock and
+ * buffer. harness/measure/trace_tracefs.c implements it with libtracefs and libtraceevent;
+ * harness/measure/trace_none.c (make WITH_TRACEFS=0) only says why there is none.
  */
 #ifndef RTT_TRACE_BACKEND_H
 #define RTT_TRACE_BACKEND_H
