@@ -1,5 +1,6 @@
 /* `rtthrottle info`: prints the system probe as JSON. Reads only; needs no privileges. */
 #include "commands.h"
+#include "knobs.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -67,7 +68,7 @@ int cmd_info(int argc, char **argv)
 		fprintf(stderr, "rtthrottle info: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	info = sysinfo_collect();
+	info = sysinfo_collect(knobs_read_json());
 	if (!info) {
 		fprintf(stderr, "rtthrottle info: out of memory\n");
 		return EXIT_CHECK_FAILED;

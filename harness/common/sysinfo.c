@@ -1,7 +1,5 @@
 /* The system probe: what kernel, config, CPUs, NUMA, knobs, cgroups and privileges we run on. */
 #include "sysinfo.h"
-#include "privileges.h"
-#include "knobs.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -23,8 +21,6 @@
 
 #define CONFIG_MAX_BYTES (16u << 20)	/* a .config is ~250 KiB; anything huge is not one */
 #define MAX_CPUS 8192			/* CONFIG_NR_CPUS upper bound on x86 */
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_SYS_NICE_BIT 23
 
 static const char debugfs_dir[] = "/sys/kernel/debug";
 static const char fair_server_dir[] = "/sys/kernel/debug/sched/fair_server";
@@ -642,13 +638,6 @@ static json_object *numa_json(void)
 
 /* ---- knobs, cgroups, privileges, host ---- */
 
-static json_object *knobs_json(void)
-{
-	struct knobs k;
-
-	return knobs_read(&k) ? knobs_to_json(&k) : NULL;	/* knobs_read said why on stderr */
-}
-
 static json_object *cgroup_json(void)
 {
 	json_object *obj = json_object_new_object();
@@ -692,7 +681,16 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 	return obj;
 }
 
-/* CapEff is hex in /proc/self/status; 0 when unreadable (then we claim nothing). */
+uint64_t sysinfo_effective_caps(void)
+{
+	char buf[16384], *line;
+
+	if (!read_text_file("/proc/self/status", buf, sizeof(buf)))
+		return 0;
+	line = strstr(buf, "\nCapEff:");
+	return line ? strtoull(line + strlen("\nCapEff:"), NULL, 16) : 0;
+}
+
 static int64_t rlim_value(rlim_t value)
 {
 	return value == RLIM_INFINITY ? -1 : (int64_t)value;
@@ -715,7 +713,7 @@ static json_object *rlimit_json(int resource)
 static json_object *privileges_json(void)
 {
 	json_object *obj = json_object_new_object();
-	uint64_t caps = privileges_effective_caps();
+	uint64_t caps = sysinfo_effective_caps();
 	uid_t euid = geteuid();
 
 	json_object_object_add(obj, "euid", json_object_new_int64(euid));
@@ -734,7 +732,7 @@ static json_object *host_json(void)
 	return uname(&u) ? NULL : json_object_new_string(u.nodename);
 }
 
-json_object *sysinfo_collect(void)
+json_object *sysinfo_collect(json_object *knobs)
 {
 	json_object *obj = json_object_new_object(), *kernel;
 	struct probe_notes notes;
@@ -748,7 +746,7 @@ json_object *sysinfo_collect(void)
 	json_object_object_add(obj, "kernel", kernel);
 	json_object_object_add(obj, "cpus", cpus_json());
 	json_object_object_add(obj, "numa", numa_json());
-	json_object_object_add(obj, "knobs", knobs_json());
+	json_object_object_add(obj, "knobs", knobs);
 	json_object_object_add(obj, "cgroup", cgroup_json());
 	json_object_object_add(obj, "debugfs", debugfs_json(&k, &notes));
 	json_object_object_add(obj, "privileges", privileges_json());

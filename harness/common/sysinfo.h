@@ -42,7 +42,15 @@ bool cpu_is_online(int cpu);
 /* A filesystem of `type` is mounted at dir (/proc/mounts). */
 bool sysinfo_mounted_at(const char *dir, const char *type);
 
-/* The whole system block, as `rtthrottle info` prints it and results embed it. */
-json_object *sysinfo_collect(void);
+/* CapEff of /proc/self/status (bits as below); 0 when unreadable, then we claim nothing. */
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_SYS_NICE_BIT 23
+uint64_t sysinfo_effective_caps(void);
+
+/*
+ * The whole system block, as `rtthrottle info` prints it and results embed it. `knobs` is the
+ * knobs block (knobs_read_json: the knobs are the run layer's), placed as given; NULL for none.
+ */
+json_object *sysinfo_collect(json_object *knobs);
 
 #endif

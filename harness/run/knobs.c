@@ -104,6 +104,13 @@ bool knobs_from_json(json_object *obj, struct knobs *out)
 	return true;
 }
 
+json_object *knobs_read_json(void)
+{
+	struct knobs k;
+
+	return knobs_read(&k) ? knobs_to_json(&k) : NULL;
+}
+
 struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t period_us)
 {
 	struct knobs to = *from;

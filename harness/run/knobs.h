@@ -34,6 +34,8 @@ bool knobs_equal(const struct knobs *a, const struct knobs *b);
 json_object *knobs_to_json(const struct knobs *k);
 /* Parses what knobs_to_json wrote; false on a missing or mistyped field. */
 bool knobs_from_json(json_object *obj, struct knobs *out);
+/* The knobs in force, as knobs_to_json writes them; NULL after knobs_read said why on stderr. */
+json_object *knobs_read_json(void);
 
 /* The state that applying runtime/period gives, starting from `from`. */
 struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t period_us);

@@ -1,5 +1,6 @@
 #include "privileges.h"
 #include "util.h"
+#include "sysinfo.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -10,19 +11,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define CAP_SYS_NICE_BIT 23
 #define CPU_CGROUP "/sys/fs/cgroup/cpu"
 #define RT_PRIORITY_TOP 99
-
-uint64_t privileges_effective_caps(void)
-{
-	char buf[16384], *line;
-
-	if (!read_text_file("/proc/self/status", buf, sizeof(buf)))
-		return 0;
-	line = strstr(buf, "\nCapEff:");
-	return line ? strtoull(line + strlen("\nCapEff:"), NULL, 16) : 0;
-}
 
 /* Checked with the effective ids, as the kernel checks the writes. */
 static bool writable(const char *path)
@@ -38,7 +28,7 @@ void privileges_probe(struct privileges *out)
 	out->write_knobs = writable(knob_path(KNOB_SYSCTL_RUNTIME)) && writable(knob_path(KNOB_SYSCTL_PERIOD));
 	out->write_cgroups = writable(CPU_CGROUP);
 	out->write_stat_refresh = writable("/proc/sys/vm/stat_refresh");
-	out->cap_sys_nice = (privileges_effective_caps() >> CAP_SYS_NICE_BIT) & 1;
+	out->cap_sys_nice = (sysinfo_effective_caps() >> CAP_SYS_NICE_BIT) & 1;
 	getrlimit(RLIMIT_RTPRIO, &rtprio);
 	if (out->cap_sys_nice || rtprio.rlim_cur == RLIM_INFINITY || rtprio.rlim_cur >= RT_PRIORITY_TOP)
 		out->rt_priority_max = RT_PRIORITY_TOP;

@@ -24,7 +24,6 @@ struct privileges {
 	int rt_priority_max;	/* highest SCHED_FIFO/RR priority allowed; 0: none */
 };
 
-uint64_t privileges_effective_caps(void);
 void privileges_probe(struct privileges *out);
 /* Everything a measuring run may need is there (the root case). */
 bool privileges_complete(const struct privileges *p);

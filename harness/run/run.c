@@ -553,7 +553,7 @@ int run_execute(const struct run_options *opt)
 	kernel_facts_read(&ctx.facts);
 	kernel_model_predict(&ctx.facts, &ctx.model);
 	ctx.floor = *dl_floor_of_system();	/* probed before the guardian forks: it inherits it */
-	json_object_object_add(ctx.root, "system", sysinfo_collect());
+	json_object_object_add(ctx.root, "system", sysinfo_collect(knobs_read_json()));
 	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
 	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
 		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))

@@ -1,5 +1,6 @@
 /* Kernel release and .config parsing, plus read-only sanity checks of the live probe. */
 #include "sysinfo.h"
+#include "knobs.h"
 #include "unit.h"
 
 #include <string.h>
@@ -244,7 +245,7 @@ TEST(sysinfo_collect_shape)
 	static const char *const keys[] = {
 		"kernel", "cpus", "numa", "knobs", "cgroup", "debugfs", "privileges", "host",
 	};
-	json_object *obj = sysinfo_collect(), *cpus, *v;
+	json_object *obj = sysinfo_collect(knobs_read_json()), *cpus, *v;
 
 	CHECK(obj && json_object_is_type(obj, json_type_object), "not an object");
 	if (!obj)
@@ -263,7 +264,7 @@ TEST(sysinfo_collect_shape)
 /* The live NUMA block: every online CPU in exactly one node, a square distance matrix, memory. */
 TEST(sysinfo_numa_block)
 {
-	json_object *sys = sysinfo_collect(), *numa, *nodes, *cpus, *v;
+	json_object *sys = sysinfo_collect(NULL), *numa, *nodes, *cpus, *v;
 	int seen[4096] = { 0 };
 	size_t n;
 
