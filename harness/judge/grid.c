@@ -1,5 +1,4 @@
 #include "grid.h"
-#include "dl_floor.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -214,37 +213,6 @@ int grid_policies(const struct grid *g, struct policy *out)
 			};
 		}
 	return n;
-}
-
-const char *grid_cell_unreachable(const struct policy *p, const struct kernel_model *m, char *buf, size_t len)
-{
-	char runtime[32], period[32];
-	struct dl_floor floor;
-
-	if (!p->grid.cells)
-		return NULL;
-	grid_format_us(p->runtime_us, runtime, sizeof(runtime));
-	grid_format_us(p->period_us, period, sizeof(period));
-	if (p->runtime_us < 1) {
-		snprintf(buf, len, "ratio %g of period %s rounds to runtime 0, which forbids every RT task", p->grid.ratio,
-			 period);
-		return buf;
-	}
-	if (p->runtime_us > p->period_us) {
-		snprintf(buf, len, "runtime %s exceeds period %s: the kernel refuses it (EINVAL)", runtime, period);
-		return buf;
-	}
-	/* The kernel keeps RT bandwidth at or above what SCHED_DEADLINE holds: every CPU's fair server. */
-	floor = dl_floor_from_model(m);
-	if (!dl_floor_allows(&floor, p->runtime_us, p->period_us)) {
-		snprintf(buf, len,
-			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline fair server holds on every "
-			 "CPU: the kernel refuses it (EBUSY)",
-			 runtime, 100.0 * (double)p->runtime_us / (double)p->period_us, period,
-			 100.0 * (double)floor.runtime_us / (double)floor.period_us);
-		return buf;
-	}
-	return NULL;
 }
 
 double grid_cell_window_s(double window_s, int64_t period_us)

@@ -48,8 +48,6 @@ int grid_policies(const struct grid *g, struct policy *out);
 
 /* "2s", "100ms", "1500us": the largest unit that keeps the value whole. */
 void grid_format_us(int64_t us, char *buf, size_t len);
-/* Why the kernel would refuse a grid cell (runtime > period, below the deadline floor), or NULL. */
-const char *grid_cell_unreachable(const struct policy *p, const struct kernel_model *m, char *buf, size_t len);
 /* A grid cell's window: at least GRID_WINDOW_MIN_S, rounded up to whole periods. */
 double grid_cell_window_s(double window_s, int64_t period_us);
 /* results[].grid of a cell. */

@@ -1,12 +1,22 @@
 #include "dl_floor.h"
-#include "knob_plan.h"
+#include "grid.h"
 #include "policy.h"
 #include "sysinfo.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#define BW_UNIT (double)(1u << 20)
+#define BW_SHIFT 20	/* the kernel's to_ratio() fixed point */
+#define BW_UNIT (double)(1u << BW_SHIFT)
+
+uint64_t knob_ratio(int64_t runtime_us, int64_t period_us)
+{
+	if (runtime_us < 0)
+		return 1ull << BW_SHIFT;
+	if (period_us <= 0)
+		return UINT64_MAX;
+	return ((uint64_t)runtime_us << BW_SHIFT) / (uint64_t)period_us;
+}
 
 uint64_t dl_floor_ratio(const struct dl_floor *floor)
 {
@@ -80,4 +90,35 @@ bool dl_floor_policy_refused(const struct dl_floor *floor, int64_t runtime_us, i
 		 "admitted (%s); the kernel would refuse it with EBUSY",
 		 runtime_us, period_us, knob_ratio(runtime_us, period_us) / BW_UNIT, admitted);
 	return true;
+}
+
+const char *grid_cell_unreachable(const struct policy *p, const struct kernel_model *m, char *buf, size_t len)
+{
+	char runtime[32], period[32];
+	struct dl_floor floor;
+
+	if (!p->grid.cells)
+		return NULL;
+	grid_format_us(p->runtime_us, runtime, sizeof(runtime));
+	grid_format_us(p->period_us, period, sizeof(period));
+	if (p->runtime_us < 1) {
+		snprintf(buf, len, "ratio %g of period %s rounds to runtime 0, which forbids every RT task", p->grid.ratio,
+			 period);
+		return buf;
+	}
+	if (p->runtime_us > p->period_us) {
+		snprintf(buf, len, "runtime %s exceeds period %s: the kernel refuses it (EINVAL)", runtime, period);
+		return buf;
+	}
+	/* The kernel keeps RT bandwidth at or above what SCHED_DEADLINE holds: every CPU's fair server. */
+	floor = dl_floor_from_model(m);
+	if (!dl_floor_allows(&floor, p->runtime_us, p->period_us)) {
+		snprintf(buf, len,
+			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline fair server holds on every "
+			 "CPU: the kernel refuses it (EBUSY)",
+			 runtime, 100.0 * (double)p->runtime_us / (double)p->period_us, period,
+			 100.0 * (double)floor.runtime_us / (double)floor.period_us);
+		return buf;
+	}
+	return NULL;
 }

@@ -12,12 +12,15 @@
 #include <stdint.h>
 
 #include "kernel_model.h"
+#include "policy.h"
 
 struct dl_floor {
 	int64_t runtime_us, period_us;	/* the fair server's; runtime 0: nothing admitted */
 	const char *source;		/* where the values come from, for messages */
 };
 
+/* The kernel's fixed-point ratio (runtime << 20) / period; -1 runtime gives 1 << 20. */
+uint64_t knob_ratio(int64_t runtime_us, int64_t period_us);
 /* The floor in the kernel's fixed point, to compare with knob_ratio() as the kernel does. */
 uint64_t dl_floor_ratio(const struct dl_floor *floor);
 /* A global ratio the kernel accepts: runtime -1, or ratio >= the floor. */
@@ -35,5 +38,7 @@ void dl_floor_describe(const struct dl_floor *floor, char *buf, size_t len);
  */
 bool dl_floor_policy_refused(const struct dl_floor *floor, int64_t runtime_us, int64_t period_us, char *why,
 			     size_t len);
+/* Why the kernel would refuse a grid cell (runtime > period, below the deadline floor), or NULL. */
+const char *grid_cell_unreachable(const struct policy *p, const struct kernel_model *m, char *buf, size_t len);
 
 #endif

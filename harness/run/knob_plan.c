@@ -2,17 +2,6 @@
 
 #include <stddef.h>
 
-#define BW_SHIFT 20	/* the kernel's to_ratio() fixed point */
-
-uint64_t knob_ratio(int64_t runtime_us, int64_t period_us)
-{
-	if (runtime_us < 0)
-		return 1ull << BW_SHIFT;
-	if (period_us <= 0)
-		return UINT64_MAX;
-	return ((uint64_t)runtime_us << BW_SHIFT) / (uint64_t)period_us;
-}
-
 static const char *pair_invalid(int64_t runtime, int64_t period)
 {
 	if (period <= 0)

@@ -30,8 +30,6 @@ struct knob_plan {
 
 /* Why the kernel would refuse a state, or NULL when it accepts it. A NULL floor: none admitted. */
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor);
-/* The kernel's fixed-point ratio (runtime << 20) / period; -1 runtime gives 1 << 20. */
-uint64_t knob_ratio(int64_t runtime_us, int64_t period_us);
 /* Finds a shortest sequence of single writes from `from` to `to` with every step valid. */
 bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
 		    struct knob_plan *plan);

@@ -1,5 +1,6 @@
 /* Knob grids: --grid parsing (good and bad), the cells it expands to, unreachable cells, windows. */
 #include "grid.h"
+#include "dl_floor.h"
 #include "unit.h"
 
 #include <inttypes.h>
