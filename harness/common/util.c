@@ -211,3 +211,10 @@ int usage_error(const char *command, const char *fmt, ...)
 	fprintf(stderr, "\n(see 'rtthrottle %s --help')\n", command);
 	return EXIT_USAGE;
 }
+
+const char *state_dir(void)
+{
+	const char *dir = getenv("RTTHROTTLE_STATE_DIR");
+
+	return dir && *dir ? dir : "/run/rtthrottle";
+}

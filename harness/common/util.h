@@ -40,5 +40,10 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 int make_dirs(const char *path, unsigned mode);
 /* An executable `name` in a folder of $PATH (as execvp would find it). */
 bool program_on_path(const char *name);
+/*
+ * The run's state folder, /run/rtthrottle or $RTTHROTTLE_STATE_DIR: the run lock and saved knobs
+ * (run/state.c) and the tracefs mount marker (measure/trace.c) live there.
+ */
+const char *state_dir(void);
 
 #endif

@@ -32,8 +32,7 @@ const char *load_tool_names(void)
 	return "hackbench, stress-ng, none";
 }
 
-/* The command line's tool on the non-measured CPUs, else the scenario's own. */
-static int tool_for(const struct run_options *opt, const struct scenario *s, enum cpu_placement *where)
+int load_tool_for(const struct run_options *opt, const struct scenario *s, enum cpu_placement *where)
 {
 	*where = opt->load_tool >= 0 ? CPU_OTHER : s->load_cpu;
 	return opt->load_tool >= 0 ? opt->load_tool : s->load_tool;
@@ -43,7 +42,7 @@ int load_check_tools(const struct run_options *opt)
 {
 	for (int i = 0; i < opt->scenario_count; i++) {
 		enum cpu_placement where;
-		int tool = tool_for(opt, opt->scenario[i], &where);
+		int tool = load_tool_for(opt, opt->scenario[i], &where);
 		const char *origin = opt->load_tool >= 0 ? "--load" : opt->scenario[i]->source;
 
 		if (tool == LOAD_NONE)
@@ -60,22 +59,6 @@ int load_check_tools(const struct run_options *opt)
 		}
 	}
 	return 0;
-}
-
-int load_add_task(const struct run_ctx *ctx, const struct scenario *s, double window_s, struct task_config *out,
-		  int count)
-{
-	enum cpu_placement where;
-	int tool = tool_for(ctx->opt, s, &where);
-	struct task_config *c = &out[count];
-
-	if (tool == LOAD_NONE || count >= TASKS_MAX)
-		return count;
-	/* SCHED_OTHER, nice 0: on CPU 0 it shares the harness's CPU without starving it. */
-	*c = run_task_config(ROLE_LOAD, "load", where == CPU_MEASURED ? ctx->opt->cpu : -1, window_s);
-	c->avoid_cpu = where == CPU_OTHER ? ctx->opt->cpu : -1;
-	c->load_tool = tool;
-	return count + 1;
 }
 
 void load_metrics_json(json_object *obj, const struct task_record *rec)

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "run_case.h"
+#include "run.h"
 
 /* The tool named `name` (hackbench, stress-ng, none), or -1. */
 int load_tool_find(const char *name);
@@ -22,9 +22,11 @@ const char *load_tool_names(void);
  * CPU to run on. Returns 0, or EXIT_USAGE after saying which tool is missing and its package.
  */
 int load_check_tools(const struct run_options *opt);
-/* Appends the load task of this window, if any; returns the new task count. */
-int load_add_task(const struct run_ctx *ctx, const struct scenario *s, double window_s, struct task_config *out,
-		  int count);
+/*
+ * The tool a window of s runs beside it (LOAD_NONE: none) and where: the command line's on the
+ * non-measured CPUs, else the scenario's own.
+ */
+int load_tool_for(const struct run_options *opt, const struct scenario *s, enum cpu_placement *where);
 /* The load's metrics: tool, command, CPUs, runs, what the tool reported. */
 void load_metrics_json(json_object *obj, const struct task_record *rec);
 /* Adds run.load (the --load tool) to the results document. */

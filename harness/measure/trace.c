@@ -1,5 +1,4 @@
 #include "trace.h"
-#include "state.h"
 #include "sysinfo.h"
 #include "trace_backend.h"
 #include "util.h"

@@ -50,14 +50,6 @@ int run_planned_results(const struct run_options *opt)
 	return total;
 }
 
-double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p)
-{
-	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
-
-	window = fmax(window, s->min_periods * p->period_us / 1e6);
-	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
-}
-
 /* Seconds of one scenario x policy's windows and the settling after each (see run_case.c). */
 static double case_seconds(const struct run_options *opt, const struct scenario *s, const struct policy *p)
 {

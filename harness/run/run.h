@@ -46,6 +46,5 @@ int run_execute(const struct run_options *opt);
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
 /* Windows (results) the options plan, and their total seconds. */
 int run_planned_results(const struct run_options *opt);
-double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p);
 
 #endif

@@ -23,6 +23,14 @@
 #define LONG_GAP_NS 200000ull		/* stored one by one for throttle analysis */
 #define CHECKS_MAX SCENARIO_CHECKS_MAX
 
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p)
+{
+	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
+
+	window = fmax(window, s->min_periods * p->period_us / 1e6);
+	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
+}
+
 struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s)
 {
 	struct task_config c = {
@@ -225,6 +233,23 @@ static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struc
 	return count;
 }
 
+/* Appends the load task of this window, if any; returns the new task count. */
+static int add_load_task(const struct run_ctx *ctx, const struct scenario *s, double window_s,
+			 struct task_config *out, int count)
+{
+	enum cpu_placement where;
+	int tool = load_tool_for(ctx->opt, s, &where);
+	struct task_config *c = &out[count];
+
+	if (tool == LOAD_NONE || count >= TASKS_MAX)
+		return count;
+	/* SCHED_OTHER, nice 0: on CPU 0 it shares the harness's CPU without starving it. */
+	*c = run_task_config(ROLE_LOAD, "load", where == CPU_MEASURED ? ctx->opt->cpu : -1, window_s);
+	c->avoid_cpu = where == CPU_OTHER ? ctx->opt->cpu : -1;
+	c->load_tool = tool;
+	return count + 1;
+}
+
 /* The scenario's tasks as the workloads take them; returns how many. */
 static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
 		       const struct limiter *limiter, struct task_config *out)
@@ -285,7 +310,7 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 	for (int i = 0; i < s->task_count; i++)
 		if (out[i].role == ROLE_ADMIN)
 			out[out[i].target].may_be_killed = 1;
-	return add_copies(ctx, s, out, load_add_task(ctx, s, window_s, out, s->task_count));
+	return add_copies(ctx, s, out, add_load_task(ctx, s, window_s, out, s->task_count));
 }
 
 static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)

@@ -37,6 +37,8 @@ struct run_ctx {
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */
 enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
 			       int count, double window_s, char *why, size_t why_len);
+/* A case's window: the scenario's or the run's, at least its min_periods, whole periods for a grid cell. */
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p);
 struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s);
 /* The limit a scenario's tasks meet under a policy (see run_case.c). */
 void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,

@@ -12,13 +12,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-const char *state_dir(void)
-{
-	const char *dir = getenv("RTTHROTTLE_STATE_DIR");
-
-	return dir && *dir ? dir : "/run/rtthrottle";
-}
-
 static const char *path_in_state_dir(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", state_dir(), name);

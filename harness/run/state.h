@@ -11,7 +11,6 @@
 
 #include "knobs.h"
 
-const char *state_dir(void);
 const char *state_file_path(void);
 
 /*

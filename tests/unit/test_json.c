@@ -4,6 +4,7 @@
 #include "state.h"
 #include "unit.h"
 #include "unit_fixtures.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
