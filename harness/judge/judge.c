@@ -1,5 +1,6 @@
 #include "judge.h"
 #include "expr.h"
+#include "scenario_task.h"
 
 #include <math.h>
 #include <sched.h>

@@ -143,3 +143,14 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 	}
 	return obj;
 }
+
+const char *regime_mask_names(unsigned mask, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (mask == REGIMES_ANY)
+		return snprintf(buf, len, "any"), buf;
+	for (int r = REGIME_CLASSIC; r < REGIME_COUNT; r++)
+		if (mask & 1u << r)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", regime_name(r));
+	return buf;
+}

@@ -23,6 +23,12 @@ enum regime {
 };
 #define REGIME_COUNT (REGIME_TIMERS_STARVED + 1)
 
+/* Sets of regimes, as a scenario's checks name the ones they apply in. */
+enum regime_mask {
+	REGIMES_ANY = 0xf,
+	REGIMES_LIMITED = 1 << REGIME_CLASSIC | 1 << REGIME_FAIR_SERVER_ONLY,
+};
+
 struct kernel_model {
 	bool fair_server;	/* 6.12+: deadline server for CFS */
 	bool rt_bandwidth;	/* classic RT throttling is enforced when runtime != -1 */
@@ -49,6 +55,8 @@ struct regime_observation {
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m);
 enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t period_us);
 const char *regime_name(enum regime r);
+/* "classic,fair-server-only", or "any" for REGIMES_ANY. */
+const char *regime_mask_names(unsigned mask, char *buf, size_t len);
 /* Judges the probe's figures against the model; fills throttle_seen, fair_server_seen, agrees. */
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);

@@ -2,6 +2,7 @@
 #include "judge.h"
 #include "kernel_model.h"
 #include "load.h"
+#include "scenario_task.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -810,32 +811,4 @@ bool suite_known(const char *suite)
 		if (!strcmp(suites[i], suite))
 			return true;
 	return false;
-}
-
-int scenario_task_index(const struct scenario *s, const char *name)
-{
-	for (int i = 0; i < s->task_count; i++)
-		if (!strcmp(s->tasks[i].name, name))
-			return i;
-	return -1;
-}
-
-double scenario_param(const struct scenario_task *t, const char *name, double fallback)
-{
-	json_object *v;
-
-	if (!t->params || !json_object_object_get_ex(t->params, name, &v) || json_object_is_type(v, json_type_string))
-		return fallback;
-	return json_object_get_double(v);
-}
-
-const char *regime_mask_names(unsigned mask, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	if (mask == REGIMES_ANY)
-		return snprintf(buf, len, "any"), buf;
-	for (int r = REGIME_CLASSIC; r < REGIME_COUNT; r++)
-		if (mask & 1u << r)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", regime_name(r));
-	return buf;
 }

@@ -33,11 +33,6 @@ enum cpu_placement {
 	CPU_EACH_BUT_0,	/* the measured CPU, and a copy on every other online CPU but CPU 0 */
 };
 
-enum regime_mask {
-	REGIMES_ANY = 0xf,
-	REGIMES_LIMITED = 1 << REGIME_CLASSIC | 1 << REGIME_FAIR_SERVER_ONLY,
-};
-
 struct scenario_task {
 	char name[24];
 	enum task_role role;
@@ -104,10 +99,6 @@ bool scenario_in_suite(const struct scenario *s, const char *suite);
 bool suite_known(const char *suite);
 const char *scenario_dir(void);
 
-int scenario_task_index(const struct scenario *s, const char *name);
-/* A task parameter, or `fallback` when absent. */
-double scenario_param(const struct scenario_task *t, const char *name, double fallback);
 const char *role_name(enum task_role role);
-const char *regime_mask_names(unsigned mask, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 #include "cyclictest.h"
 #include "latency.h"
 #include "metrics.h"
+#include "scenario_task.h"
 #include "util.h"
 
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include "metrics.h"
 #include "promise.h"
 #include "report.h"
+#include "scenario_task.h"
 #include "signals.h"
 #include "sysinfo.h"
 #include "util.h"

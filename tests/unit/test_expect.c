@@ -8,6 +8,7 @@
 #include "kernel_model.h"
 #include "run_case.h"
 #include "scenario.h"
+#include "scenario_task.h"
 #include "unit.h"
 
 #include <limits.h>

@@ -8,6 +8,7 @@
  */
 #include "run.h"
 #include "scenario.h"
+#include "scenario_task.h"
 #include "unit.h"
 #include "unit_fixtures.h"
 
