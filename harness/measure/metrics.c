@@ -6,9 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cyclictest.h"
 #include "latency.h"
-#include "load.h"
 
 static int compare_double(const void *a, const void *b)
 {
@@ -294,11 +292,18 @@ static void exit_json(json_object *obj, const struct task_record *rec)
 	}
 }
 
-json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m)
+/* The writer the table names for this role, or NULL. */
+static role_metrics_writer *writer_for(enum task_role role, const struct role_metrics *roles)
 {
-	json_object *obj = json_object_new_object();
+	for (; roles && roles->write; roles++)
+		if (roles->role == role)
+			return roles->write;
+	return NULL;
+}
 
-	add_double(obj, "window_s", m->window_s);
+/* The metrics of the roles metrics.c knows itself. */
+static void builtin_role_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
 	switch (rec->config.role) {
 	case ROLE_PROBE:
 		add_double(obj, "cpu_share", m->cpu_share);
@@ -317,16 +322,23 @@ json_object *metrics_to_json(const struct task_record *rec, const struct task_me
 	case ROLE_ADMIN:
 		admin_json(obj, rec);
 		break;
-	case ROLE_CYCLICTEST:
-		cyclictest_metrics_json(obj, rec);
-		break;
-	case ROLE_LOAD:
-		load_metrics_json(obj, rec);
-		break;
 	default:
 		spinner_json(obj, rec, m);
 		break;
 	}
+}
+
+json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m,
+			     const struct role_metrics *roles)
+{
+	json_object *obj = json_object_new_object();
+	role_metrics_writer *write = writer_for(rec->config.role, roles);
+
+	add_double(obj, "window_s", m->window_s);
+	if (write)
+		write(obj, rec);
+	else
+		builtin_role_json(obj, rec, m);
 	exit_json(obj, rec);
 	return obj;
 }

@@ -32,10 +32,22 @@ struct task_metrics {
 
 void metrics_compute(const struct task_record *rec, double throttle_threshold_us, struct task_metrics *m);
 /*
- * The metrics of one task by its role. Spinning victims name their longest gap
- * starvation_max_us, hogs gap_max_us. Metrics that could not be measured are left out.
+ * A role whose metrics its own file writes (cyclictest.c, load.c). metrics_to_json is given the
+ * table (run/role_metrics.c) rather than calling those files: they sit beside it and use it.
  */
-json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m);
+typedef void role_metrics_writer(json_object *obj, const struct task_record *rec);
+struct role_metrics {
+	enum task_role role;
+	role_metrics_writer *write;	/* NULL ends a table */
+};
+
+/*
+ * The metrics of one task by its role: the writer `roles` names for it, else the built-in ones.
+ * Spinning victims name their longest gap starvation_max_us, hogs gap_max_us. Metrics that could
+ * not be measured are left out.
+ */
+json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m,
+			     const struct role_metrics *roles);
 json_object *gap_hist_to_json(const struct gap_stats *g);
 json_object *latency_to_json(const struct latency_stats *s);
 double median(double *values, int count);

@@ -9,6 +9,7 @@
 #include "metrics.h"
 #include "promise.h"
 #include "report.h"
+#include "role_metrics.h"
 #include "scenario_task.h"
 #include "signals.h"
 #include "sysinfo.h"
@@ -510,7 +511,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		const struct task_record *rec = &ctx->shm->task[i];
 
 		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), &m);
-		metrics[i] = metrics_to_json(rec, &m);
+		metrics[i] = metrics_to_json(rec, &m, role_metrics);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
 	}
 	promised = measure_promise(ctx, p, &limiter, count, metrics, &terms, &promise);

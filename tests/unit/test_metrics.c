@@ -1,5 +1,6 @@
 /* Gap buckets, the metrics computed from a task's raw record, and median(). */
 #include "metrics.h"
+#include "role_metrics.h"
 #include "roles.h"
 #include "spin_measure.h"
 #include "unit.h"
@@ -203,7 +204,7 @@ TEST(metrics_to_json_names_by_role)
 		return;
 	throttled_hog(rec);
 	metrics_compute(rec, 25000, &m);
-	obj = metrics_to_json(rec, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(json_object_object_get_ex(obj, "gap_max_us", &v) && near(json_object_get_double(v), 60000),
 	      "hog gap_max_us");
 	CHECK(json_object_object_get_ex(obj, "throttle_events", &v) && json_object_get_int64(v) == 3,
@@ -218,7 +219,7 @@ TEST(metrics_to_json_names_by_role)
 	/* A victim names the same figures as starvation; unmeasurable ones are left out. */
 	rec->config.role = ROLE_VICTIM;
 	metrics_compute(rec, 55000, &m);
-	obj = metrics_to_json(rec, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(json_object_object_get_ex(obj, "starvation_max_us", &v) && near(json_object_get_double(v), 60000),
 	      "victim starvation_max_us");
 	CHECK(json_object_object_get_ex(obj, "starvation_events", &v) && json_object_get_int64(v) == 1,
