@@ -54,7 +54,7 @@ char *export_junit(json_object *root);
 json_object *export_kcidb(json_object *root, const char *origin, const char *build_id);
 json_object *export_rttests(json_object *root);
 
-/* ---- shared by the formats (export_common.c) ---- */
+/* ---- shared by the formats (export_common.c; the front, export.c, calls the formats) ---- */
 
 json_object *export_get(json_object *obj, const char *key);
 const char *export_string(json_object *obj, const char *key, const char *fallback);
