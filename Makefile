@@ -19,13 +19,15 @@ PYTHON  := /usr/bin/python3
 TRACE_OFF := $(if $(filter 1,$(WITH_TRACEFS)),harness/measure/trace_none.c,harness/measure/trace_tracefs.c)
 LIB_SRC  := $(filter-out harness/cli/main.c $(TRACE_OFF),$(wildcard $(HARNESS:%=%/*.c))) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-UNIT_SRC := $(wildcard tests/unit/*.c)
+# The unit tests, in folders named as harness/'s layers; unit.h and its helpers sit above them.
+UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+$(UNIT_OBJ): CFLAGS += -Itests/unit
 
 .PHONY: all deps run test unit clean
 all: $(BUILD)/rtthrottle
 
-$(BUILD)/%.o: %.c $(wildcard $(HARNESS:%=%/*.h) workloads/*.h tests/unit/*.h)
+$(BUILD)/%.o: %.c $(wildcard $(HARNESS:%=%/*.h) workloads/*.h tests/unit/*.h tests/unit/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<

@@ -8,7 +8,7 @@
  *    correction of 0.5: z = (max(U1, U2) - n1 n2 / 2 - 0.5) / sigma, p = 2 (1 - Phi(z)).
  * (scipy's own "auto" switches to the approximation when both samples have more than 8 values;
  * here the exact count is used up to 40 values in all. Both give the same numbers for the same
- * method; tests/unit/test_stats.c holds scipy's values.)
+ * method; tests/unit/measure/test_stats.c holds scipy's values.)
  */
 #ifndef RTT_STATS_H
 #define RTT_STATS_H
