@@ -2,8 +2,6 @@
 #ifndef RTT_COMMANDS_H
 #define RTT_COMMANDS_H
 
-#define RTT_VERSION "0.1.0"
-
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* The version every output names (results, rt-tests JSON, --version). */
+#define RTT_VERSION "0.1.0"
+
 /* Exit statuses of every subcommand. */
 enum {
 	EXIT_ALL_PASSED = 0,

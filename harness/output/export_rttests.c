@@ -7,7 +7,7 @@
  * what each thread was are under the extra top-level key "rtthrottle".
  */
 #include "export.h"
-#include "commands.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,4 @@
 #include "results.h"
-#include "commands.h"
 #include "util.h"
 
 #include <errno.h>
