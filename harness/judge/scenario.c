@@ -24,7 +24,7 @@ static const char *const role_names[ROLE_COUNT] = {
 	[ROLE_HOG] = "hog", [ROLE_VICTIM] = "victim", [ROLE_NOISE] = "noise", [ROLE_PROBE] = "probe",
 	[ROLE_PERIODIC] = "periodic", [ROLE_ADMIN] = "admin", [ROLE_BURST_HOG] = "burst-hog",
 	[ROLE_KERNEL_WORK] = "kernel-work", [ROLE_CALIBRATE] = "calibrate", [ROLE_CYCLICTEST] = "cyclictest",
-	[ROLE_LOAD] = "load",
+	[ROLE_LOAD] = "load", [ROLE_INVALID_WRITES] = "invalid-writes",
 };
 
 /* Which parameters each role takes: anything else in "params" is a typo worth an error. */
@@ -37,6 +37,7 @@ static const char *const role_params[ROLE_COUNT] = {
 	[ROLE_BURST_HOG] = "burst_ms,every_ms",
 	[ROLE_KERNEL_WORK] = "interval_us",
 	[ROLE_CYCLICTEST] = "interval_us,histogram_us",
+	[ROLE_INVALID_WRITES] = "act_at_ms",
 };
 
 const char *role_name(enum task_role role)
@@ -132,6 +133,31 @@ static bool get_number(struct loader *ld, json_object *obj, const char *key, dou
 	return true;
 }
 
+
+/* "lead_in": ["default", "unlimited"], "lead_in_ms": 1200: named policies only. */
+static bool load_lead_in(struct loader *ld, json_object *window, struct scenario *s)
+{
+	json_object *arr;
+	size_t n;
+
+	if (!json_object_object_get_ex(window, "lead_in", &arr)) {
+		if (json_object_object_get_ex(window, "lead_in_ms", NULL))
+			return bad(ld, "\"lead_in_ms\" without \"lead_in\"");
+		return true;
+	}
+	n = json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+	if (n == 0 || n > SCENARIO_LEAD_IN_MAX)
+		return bad(ld, "\"lead_in\" must be an array of 1 to %d policy names", SCENARIO_LEAD_IN_MAX);
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(p, json_type_string) ||
+		    !policy_find(json_object_get_string(p), &s->lead_in[s->lead_in_count++]))
+			return bad(ld, "lead_in[%zu]: not a known policy name", i);
+	}
+	s->lead_in_ms = 1000;
+	return get_number(ld, window, "lead_in_ms", 100, 60000, &s->lead_in_ms);
+}
 
 static bool load_policies(struct loader *ld, json_object *arr, struct scenario *s)
 {
@@ -244,7 +270,7 @@ static bool load_task(struct loader *ld, json_object *obj, struct scenario *s, s
 		if (!strcmp(role, role_names[r]) && r != ROLE_NOISE && r != ROLE_CALIBRATE && r != ROLE_LOAD)
 			t->role = r;
 	if (t->role == ROLE_COUNT)
-		return bad(ld, "unknown role \"%s\" (hog, victim, probe, periodic, admin, burst-hog, kernel-work, cyclictest)", role);
+		return bad(ld, "unknown role \"%s\" (hog, victim, probe, periodic, admin, burst-hog, kernel-work, cyclictest, invalid-writes)", role);
 	if (!strcmp(cls, "fifo"))
 		t->sched_policy = SCHED_FIFO;
 	else if (!strcmp(cls, "rr"))
@@ -553,11 +579,11 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 	at(ld, "window");
 	if (json_object_object_get_ex(root, "window", &v)) {
 		if (!json_object_is_type(v, json_type_object))
-			return bad(ld, "\"window\" must be an object {seconds, min_periods}");
-		if (!only_keys(ld, v, "seconds,min_periods"))
+			return bad(ld, "\"window\" must be an object {seconds, min_periods, lead_in, lead_in_ms}");
+		if (!only_keys(ld, v, "seconds,min_periods,lead_in,lead_in_ms"))
 			return false;
 		if (!get_number(ld, v, "seconds", 0.1, 3600, &s->window_s) ||
-		    !get_number(ld, v, "min_periods", 0, 100, &s->min_periods))
+		    !get_number(ld, v, "min_periods", 0, 100, &s->min_periods) || !load_lead_in(ld, v, s))
 			return false;
 	}
 	if (json_object_object_get_ex(root, "cgroups", &v)) {
@@ -580,6 +606,11 @@ static bool load_object(struct loader *ld, json_object *root, struct scenario *s
 		for (int k = 0; k < s->task_count - 1; k++)
 			if (!strcmp(s->tasks[k].name, s->tasks[s->task_count - 1].name))
 				return bad(ld, "task name \"%s\" used twice", s->tasks[k].name);
+	}
+	for (int i = 0; i < s->task_count && s->lead_in_count; i++) {
+		at(ld, "tasks[%d].role", i);
+		if (s->tasks[i].role != ROLE_HOG && s->tasks[i].role != ROLE_VICTIM)
+			return bad(ld, "a scenario with a lead-in takes hogs and victims only (they run through it)");
 	}
 	for (int i = 0; i < s->task_count; i++) {
 		json_object *target;

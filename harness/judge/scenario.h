@@ -23,6 +23,7 @@
 #define SCENARIO_CHECKS_MAX 24
 #define SCENARIO_CGROUPS_MAX 4
 #define SCENARIO_SWEEP_MAX 12
+#define SCENARIO_LEAD_IN_MAX 4
 #define SCENARIOS_MAX 32
 #define EXPR_MAX 192
 
@@ -71,6 +72,14 @@ struct scenario {
 	char suites[80];		/* comma-separated */
 	double window_s;		/* 0: the command line's --duration */
 	double min_periods;		/* the window covers at least this many policy periods */
+	/*
+	 * "window.lead_in": policies the spinners run under first, each for lead_in_ms, before the
+	 * result's policy is written on the live system; the window is measured from a settle
+	 * after that write (see run_case.c).
+	 */
+	struct policy lead_in[SCENARIO_LEAD_IN_MAX];
+	int lead_in_count;
+	double lead_in_ms;
 	bool needs_rt_groups;		/* cgroup v1 cpu controller with cpu.rt_runtime_us */
 	struct scenario_task tasks[TASKS_MAX];
 	int task_count;

@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,9 +277,45 @@ static void admin_json(json_object *obj, const struct task_record *rec)
 	add_int(obj, "kill_exit_status", WIFEXITED(a->kill_status) ? (uint64_t)WEXITSTATUS(a->kill_status) : 255);
 }
 
+/* Each invalid write with what the kernel did; refused = EINVAL with the value unchanged. */
+static void invalid_writes_json(json_object *obj, const struct task_record *rec)
+{
+	const struct invalid_write_stats *st = &rec->u.invalid;
+	json_object *writes = json_object_new_array();
+	uint64_t refused = 0, accepted = 0, other = 0;
+
+	for (int i = 0; i < st->tried && i < INVALID_WRITES_MAX; i++) {
+		const struct invalid_write *w = &st->write[i];
+		json_object *o = json_object_new_object();
+		bool taken = !w->error || w->after != w->before;
+		const char *name = w->error ? strerrorname_np(w->error) : NULL;
+
+		accepted += taken;
+		refused += !taken && w->error == EINVAL;
+		other += !taken && w->error != EINVAL;
+		json_object_object_add(o, "file", json_object_new_string(w->file));
+		json_object_object_add(o, "value", json_object_new_int64(w->value));
+		json_object_object_add(o, "invalid_because", json_object_new_string(w->why));
+		json_object_object_add(o, "before", json_object_new_int64(w->before));
+		json_object_object_add(o, "after", json_object_new_int64(w->after));
+		json_object_object_add(o, "result", json_object_new_string(!w->error ? "accepted" : name ? name : "error"));
+		if (w->undone)
+			json_object_object_add(o, "put_back", json_object_new_boolean(w->undone > 0));
+		json_object_array_add(writes, o);
+	}
+	add_int(obj, "tried", (uint64_t)st->tried);
+	add_int(obj, "refused", refused);
+	add_int(obj, "accepted", accepted);
+	add_int(obj, "other_errors", other);
+	json_object_object_add(obj, "writes", writes);
+}
+
 /* How a task ended, when the harness reaped it: killed tasks keep their partial figures. */
 static void exit_json(json_object *obj, const struct task_record *rec)
 {
+	/* The kernel never let this RT task run again after the window: the harness moved it to CFS. */
+	if (rec->demoted_ns)
+		add_double(obj, "demoted_after_end_ms", rec->demoted_ns / 1e6);
 	if (WIFSIGNALED(rec->exit_status)) {
 		json_object_object_add(obj, "killed_by", json_object_new_string(strsignal(WTERMSIG(rec->exit_status))));
 		add_int(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
@@ -321,6 +358,9 @@ static void builtin_role_json(json_object *obj, const struct task_record *rec, c
 		break;
 	case ROLE_ADMIN:
 		admin_json(obj, rec);
+		break;
+	case ROLE_INVALID_WRITES:
+		invalid_writes_json(obj, rec);
 		break;
 	default:
 		spinner_json(obj, rec, m);

@@ -55,7 +55,7 @@ static double case_seconds(const struct run_options *opt, const struct scenario 
 {
 	double windows = (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
 
-	return (run_window_s(opt, s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
+	return (run_window_s(opt, s, p) + run_lead_in_s(s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
 }
 
 /* Seconds of windows and settling the run plans; skipped grid cells take none. */

@@ -98,22 +98,97 @@ static void settle_before(struct run_ctx *ctx, const struct policy *p)
 	wait_us(old);
 }
 
-enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
-			       int count, double window_s, char *why, size_t why_len)
+/* A scenario's lead-in: the policies written while its spinners already run. */
+struct lead_writes {
+	struct run_ctx *ctx;
+	const struct policy *policy[SCENARIO_LEAD_IN_MAX + 1];	/* [0] before the tasks start, [k] at step k - 1 */
+	int count;
+	struct window_lead lead;
+};
+
+static bool apply_lead_step(void *arg, int step, char *why, size_t why_len)
+{
+	struct lead_writes *w = arg;
+	const struct policy *p = w->policy[step + 1];
+	struct knobs target = knobs_target(&w->ctx->before, p->runtime_us, p->period_us);
+
+	if (knobs_apply(&target, &w->ctx->floor))
+		return true;
+	snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld) on the live system; see above", p->name,
+		 (long long)p->runtime_us, (long long)p->period_us);
+	return false;
+}
+
+/*
+ * Lead-in policy k holds lead_in_ms from the tasks' start; the result's policy is written
+ * after the last. The window starts two periods later: the write takes effect when the
+ * period timer next fires (a timer idle under -1 first fires when the limit is hit and
+ * refills at once), so from the second period on RT must keep to the new runtime.
+ */
+double run_lead_in_s(const struct scenario *s, const struct policy *p)
+{
+	int64_t period = p->period_us;
+
+	if (!s->lead_in_count)
+		return 0;
+	for (int i = 0; i < s->lead_in_count; i++)
+		if (s->lead_in[i].period_us > period)
+			period = s->lead_in[i].period_us;
+	return s->lead_in_count * s->lead_in_ms / 1e3 + 2 * period / 1e6;
+}
+
+static void lead_writes_init(struct lead_writes *w, struct run_ctx *ctx, const struct scenario *s,
+			     const struct policy *p)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	for (int i = 0; i < s->lead_in_count; i++)
+		w->policy[w->count++] = &s->lead_in[i];
+	w->policy[w->count++] = p;
+	w->lead.steps = w->count - 1;
+	for (int k = 0; k < w->lead.steps; k++)
+		w->lead.at_ns[k] = (uint64_t)((k + 1) * s->lead_in_ms * 1e6);
+	w->lead.span_ns = (uint64_t)(run_lead_in_s(s, p) * 1e9);
+	w->lead.apply = apply_lead_step;
+	w->lead.ctx = w;
+}
+
+/* Each lead-in policy and when it took over, in ms from the window start (negative: before it). */
+static json_object *lead_in_json(const struct lead_writes *w, uint64_t start_ns)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int k = 0; k < w->count; k++) {
+		json_object *o = json_object_new_object();
+		uint64_t at = k ? w->lead.applied_ns[k - 1] : start_ns - w->lead.span_ns;
+
+		json_object_object_add(o, "policy", json_object_new_string(w->policy[k]->name));
+		json_object_object_add(o, "runtime_us", json_object_new_int64(w->policy[k]->runtime_us));
+		json_object_object_add(o, "period_us", json_object_new_int64(w->policy[k]->period_us));
+		json_object_object_add(o, "from_ms", json_object_new_double(((double)at - (double)start_ns) / 1e6));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static enum window_status run_measure_led(struct run_ctx *ctx, const struct policy *p, struct lead_writes *w,
+					  const struct task_config *tasks, int count, double window_s, char *why,
+					  size_t why_len)
 {
 	enum window_status status = WINDOW_OK;
+	const struct policy *first = w ? w->policy[0] : p;
 
 	if (p) {
-		struct knobs target = knobs_target(&ctx->before, p->runtime_us, p->period_us);
+		struct knobs target = knobs_target(&ctx->before, first->runtime_us, first->period_us);
 
 		if (p->period_us > ctx->longest_period_us)
 			ctx->longest_period_us = p->period_us;
 		if (!knobs_apply(&target, &ctx->floor)) {
-			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", p->name,
-				 (long long)p->runtime_us, (long long)p->period_us);
+			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", first->name,
+				 (long long)first->runtime_us, (long long)first->period_us);
 			status = WINDOW_TASK_FAILED;
 		} else {
-			settle_before(ctx, p);
+			settle_before(ctx, first);
 		}
 	}
 	if (status == WINDOW_OK) {
@@ -125,9 +200,8 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 		 * throttled under a longer period stays throttled until that timer fires. Setup
 		 * may wait that long.
 		 */
-		uint64_t setup_ns = 3000000000ull + (uint64_t)ctx->longest_period_us * 1000ull;
-
-		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9), setup_ns, why, why_len);
+		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9),
+				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, why, why_len);
 		trace_window_end(ctx->trace);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
@@ -140,8 +214,14 @@ enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, cons
 	}
 	if (p && status == WINDOW_OK)
 		settle_after(ctx, p);
-	progress_advance(window_s);
+	progress_advance(window_s + (w ? w->lead.span_ns / 1e9 : 0));
 	return status;
+}
+
+enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
+			       int count, double window_s, char *why, size_t why_len)
+{
+	return run_measure_led(ctx, p, NULL, tasks, count, window_s, why, why_len);
 }
 
 static void case_name(char *buf, size_t len, const struct run_ctx *ctx, const struct scenario *s,
@@ -296,6 +376,9 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 			c->target = json_object_object_get_ex(t->params, "target", &target)
 					    ? scenario_task_index(s, json_object_get_string(target))
 					    : 0;
+			break;
+		case ROLE_INVALID_WRITES:
+			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 100) * 1e6);
 			break;
 		case ROLE_CYCLICTEST:
 			cyclictest_configure(t, c);
@@ -470,6 +553,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	struct limiter limiter;
 	struct promise_terms terms;
 	struct promise promise = { 0 };
+	struct lead_writes lead;
 	int count, traced, kept;
 	const char *verdict;
 	bool ok, promised;
@@ -488,8 +572,12 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		return;
 	}
 	traced = trace_arm(ctx->trace, tasks, count, ctx->opt->cpu, window_s);
-	status = run_measure(ctx, p, tasks, count, window_s, why, sizeof(why));
+	if (s->lead_in_count)
+		lead_writes_init(&lead, ctx, s, p);
+	status = run_measure_led(ctx, p, s->lead_in_count ? &lead : NULL, tasks, count, window_s, why, sizeof(why));
 	cgroups_remove(s);
+	if (s->lead_in_count && status == WINDOW_OK)
+		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
 	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
 	if (status == WINDOW_OK)

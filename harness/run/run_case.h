@@ -34,6 +34,8 @@ struct run_ctx {
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
 };
 
+/* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
+double run_lead_in_s(const struct scenario *s, const struct policy *p);
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */
 enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
 			       int count, double window_s, char *why, size_t why_len);

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include <unistd.h>
 
 #define START_DELAY_NS 20000000ull	/* barrier release to window start */
-#define REAP_MARGIN_NS 2000000000ull	/* after the window end, before killing */
+#define REAP_MARGIN_NS 2000000000ull	/* after the window end and a period, before killing */
+#define SETUP_MARGIN_NS 3000000000ull	/* for the tasks to reach the barrier, beyond a period */
+#define STUCK_MARGIN_NS 500000000ull	/* after the window end and a period: an RT task is stuck */
 
 struct window_shm *window_shm_create(void)
 {
@@ -76,14 +79,38 @@ static int reap(struct window_shm *shm, pid_t *pids, int count)
 
 static void kill_all(pid_t pgid, pid_t *pids, int count)
 {
+	const struct sched_param other = { .sched_priority = 0 };
+
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
 	for (int i = 0; i < count; i++)
 		if (pids[i] > 0) {
 			kill(pids[i], SIGKILL);
+			/* A throttled RT task the kernel never lets run again would never die. */
+			sched_setscheduler(pids[i], SCHED_OTHER, &other);
 			waitpid(pids[i], NULL, 0);
 			pids[i] = 0;
 		}
+}
+
+/*
+ * A healthy kernel gives a throttled RT task its runtime back within a period; one that
+ * never does (a broken period timer) would keep it, and its SIGKILL, from ever running.
+ * Such a task is moved to SCHED_OTHER so it can end its window, report and exit; the
+ * results say so (demoted_ns).
+ */
+static void demote_stuck(struct window_shm *shm, const pid_t *pids, int count)
+{
+	const struct sched_param other = { .sched_priority = 0 };
+
+	for (int i = 0; i < count; i++) {
+		struct task_record *t = &shm->task[i];
+
+		if (pids[i] <= 0 || t->demoted_ns || t->config.sched_policy == SCHED_OTHER)
+			continue;
+		if (sched_setscheduler(pids[i], SCHED_OTHER, &other) == 0)
+			t->demoted_ns = now_ns() - shm->end_ns;
+	}
 }
 
 static int spawn(struct window_shm *shm, int count, pid_t *pids, pid_t *pgid)
@@ -144,13 +171,27 @@ static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t
 	}
 }
 
-enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
-			      uint64_t duration_ns, uint64_t setup_timeout_ns, char *why, size_t why_len)
+/* The lead-in's knob changes that are due; false after saying why when one failed. */
+static bool lead_steps_due(const struct window_shm *shm, struct window_lead *lead, int *next, char *why,
+			   size_t why_len)
 {
+	while (lead && *next < lead->steps && now_ns() >= shm->lead_ns + lead->at_ns[*next]) {
+		if (!lead->apply(lead->ctx, *next, why, why_len))
+			return false;
+		lead->applied_ns[(*next)++] = now_ns();
+	}
+	return true;
+}
+
+enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
+			      uint64_t duration_ns, uint64_t period_ns, struct window_lead *lead, char *why,
+			      size_t why_len)
+{
+	const uint64_t setup_timeout_ns = SETUP_MARGIN_NS + period_ns;
 	pid_t pids[TASKS_MAX] = { 0 }, pgid = 0;
 	enum window_status status;
-	uint64_t deadline;
-	int err, alive;
+	uint64_t deadline, lead_ns = lead ? lead->span_ns : 0;
+	int err, alive, next_step = 0;
 
 	if (count < 1 || count > TASKS_MAX) {
 		snprintf(why, why_len, "task count %d outside 1..%d", count, TASKS_MAX);
@@ -162,6 +203,8 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 	for (int i = 0; i < count; i++) {
 		shm->task[i].config = tasks[i];
 		shm->task[i].config.window_ns = duration_ns;
+		shm->task[i].config.lead_ns = lead_ns;
+		shm->task[i].config.lifetime_cap_s += lead_ns / 1000000000ull + 1;
 	}
 	fflush(NULL);	/* children must not flush the harness's buffers */
 	err = spawn(shm, count, pids, &pgid);
@@ -175,11 +218,12 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 		kill_all(pgid, pids, count);
 		return status;
 	}
-	shm->start_ns = now_ns() + START_DELAY_NS;
+	shm->lead_ns = now_ns() + START_DELAY_NS;
+	shm->start_ns = shm->lead_ns + lead_ns;
 	shm->end_ns = shm->start_ns + duration_ns;
 	atomic_store(&shm->go, 1);
 
-	deadline = shm->end_ns + REAP_MARGIN_NS;
+	deadline = shm->end_ns + period_ns + REAP_MARGIN_NS;
 	while ((alive = reap(shm, pids, count)) != 0) {
 		/* A task lost mid-window: end the window now rather than run the policy without it. */
 		if (alive < 0) {
@@ -191,6 +235,12 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 			kill_all(pgid, pids, count);
 			return WINDOW_INTERRUPTED;
 		}
+		if (!lead_steps_due(shm, lead, &next_step, why, why_len)) {
+			kill_all(pgid, pids, count);
+			return WINDOW_TASK_FAILED;
+		}
+		if (now_ns() > shm->end_ns + period_ns + STUCK_MARGIN_NS)
+			demote_stuck(shm, pids, count);
 		if (now_ns() > deadline) {
 			int i = 0;
 
@@ -198,7 +248,7 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 				i++;
 			snprintf(why, why_len, "task %s (state %d) outlived its window by %llu ms and was killed",
 				 i < count ? shm->task[i].config.name : "?", i < count ? atomic_load(&shm->task[i].state) : -1,
-				 REAP_MARGIN_NS / 1000000ull);
+				 (period_ns + REAP_MARGIN_NS) / 1000000ull);
 			kill_all(pgid, pids, count);
 			return WINDOW_OVERRUN;
 		}

@@ -471,6 +471,12 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"grid-no-periods\", \"summary\": \"malformed: a grid without periods\", \"grid\": {\"ratios\": [0.5, 0.95]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
 	{ "grid-period-fraction", "grid.periods_us[0]", "is not a whole number of microseconds",
 	  "{\"name\": \"grid-period-fraction\", \"summary\": \"malformed: a grid period of half a microsecond more\", \"grid\": {\"ratios\": [0.5], \"periods_us\": [50000.5]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "lead-in-unknown-policy", "window", "lead_in[1]: not a known policy name",
+	  "{\"name\": \"lead-in-unknown-policy\", \"summary\": \"malformed: a lead-in through a policy that does not exist\", \"policies\": [\"half\"], \"window\": {\"lead_in\": [\"default\", \"sometimes\"]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "lead-in-ms-alone", "window", "\"lead_in_ms\" without \"lead_in\"",
+	  "{\"name\": \"lead-in-ms-alone\", \"summary\": \"malformed: a lead-in length without a lead-in\", \"policies\": [\"half\"], \"window\": {\"lead_in_ms\": 1000}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}]}" },
+	{ "lead-in-with-probe", "tasks[1].role", "a scenario with a lead-in takes hogs and victims only",
+	  "{\"name\": \"lead-in-with-probe\", \"summary\": \"malformed: a probe cannot run through a lead-in\", \"policies\": [\"half\"], \"window\": {\"lead_in\": [\"unlimited\"]}, \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"probe\", \"role\": \"probe\", \"class\": \"fifo\", \"priority\": 80}]}" },
 };
 
 /*
