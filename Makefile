@@ -212,7 +212,7 @@ deps-kernel:
 	ci/install-deps.sh --kernel-build
 
 mutants: deps deps-kernel static
-	$(PYTHON) ci/mutants/run.py $(MUTANTS_ARGS)
+	$(PYTHON) ci/mutants/run.py --unmodified-runs 3 $(MUTANTS_ARGS)
 
 # The CI runs .ci/run under the machine lock (as make test's kernel tests need): no second flock.
 MUTANTS_CI_PATCH := ci/mutants/rt-throttle-never-set.patch

@@ -21,6 +21,7 @@ static const char *const quantities[] = {
 	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
+	"tick_stretch",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -148,6 +149,8 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = jc->noise->loss_share;
 	else if (!strcmp(name, "steal_us"))
 		*v = jc->steal_us;
+	else if (!strcmp(name, "tick_stretch"))
+		*v = jc->tick_stretch > 1 ? jc->tick_stretch : 1;
 	else if (!strcmp(name, "share_tol")) {
 		bool found;
 		double span = metric_value(jc->metrics[lc->task], "periods_span_s", &found);

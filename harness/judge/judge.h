@@ -18,6 +18,7 @@ struct judge_context {
 	const struct noise_floor *noise;
 	double window_s;
 	double steal_us;
+	double tick_stretch;	/* >= 1: CPU time per tick counted, over the tick (run_case.c) */
 	double sweep_value;	/* the sweep parameter's value in this result */
 	json_object *metrics[TASKS_MAX];	/* per scenario task */
 	json_object *trace;	/* the result's trace block: `trace.METRIC` in expressions */

@@ -7,5 +7,10 @@
 
 /* Steal time of one CPU since boot, in us (USER_HZ resolution); false when not reported. */
 bool cpu_steal_us(int cpu, uint64_t *out);
+/*
+ * Local timer interrupts one CPU took since boot (/proc/interrupts, row LOC: the tick and other
+ * hrtimers); false where there is no such row. An emulator that loses ticks delivers fewer.
+ */
+bool cpu_timer_interrupts(int cpu, uint64_t *out);
 
 #endif

@@ -194,6 +194,8 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 	if (status == WINDOW_OK) {
 		uint64_t steal_before = 0, steal_after = 0;
 		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
+		uint64_t irqs_before = 0, irqs_after = 0;
+		bool irqs_known = cpu_timer_interrupts(ctx->opt->cpu, &irqs_before);
 
 		/*
 		 * Shortening the RT period does not re-arm the kernel's period timer: a queue
@@ -206,6 +208,8 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
+		irqs_known &= cpu_timer_interrupts(ctx->opt->cpu, &irqs_after);
+		ctx->last_timer_irqs = irqs_known ? (double)(irqs_after - irqs_before) : -1;
 	}
 	/* Put the knobs back after every window: the system runs with its own values in between. */
 	if (p && !knobs_apply(&ctx->before, &ctx->floor)) {
@@ -439,14 +443,33 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
  * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
  * figures passed, 0 when one failed, -1 when none was judged.
  */
+/*
+ * How much longer than its CPU time a tick count takes here: the kernel counts some figures in
+ * ticks (RLIMIT_RTTIME), and an emulator or a busy host delivers fewer than HZ a second of CPU.
+ * The window's tasks on the measured CPU used busy seconds of it and it took irqs local timer
+ * interrupts (ticks and other hrtimers, so this errs towards 1); 1 when unknown.
+ */
+static double tick_stretch(const struct run_ctx *ctx, int count)
+{
+	double busy_s = 0;
+
+	for (int i = 0; i < count; i++)
+		if (ctx->shm->task[i].config.cpu == ctx->opt->cpu)
+			busy_s += ctx->shm->task[i].rusage_cpu_ns / 1e9;
+	if (ctx->last_timer_irqs <= 0 || ctx->model.tick_us <= 0)
+		return 1;
+	return fmax(1, busy_s * 1e6 / ctx->model.tick_us / ctx->last_timer_irqs);
+}
+
 static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
 				    const struct limiter *limiter, double window_s, json_object *res,
-				    json_object **metrics, int *promise_kept)
+				    json_object **metrics, int count, int *promise_kept)
 {
+	const double stretch = tick_stretch(ctx, count);
 	struct check checks[CHECKS_MAX];
 	struct judge_context jc = {
 		.scenario = s, .model = &ctx->model, .limiter = limiter, .policy = p, .noise = &ctx->noise,
-		.window_s = window_s, .steal_us = fmax(ctx->last_steal_us, 0),
+		.window_s = window_s, .steal_us = fmax(ctx->last_steal_us, 0), .tick_stretch = stretch,
 		.sweep_value = s->sweep_count ? s->sweep_values[sweep] : 0,
 	};
 	json_object *arr = json_object_new_array();
@@ -455,6 +478,7 @@ static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
 	json_object_object_get_ex(res, "trace", &jc.trace);
+	json_object_object_add(res, "tick_stretch", json_object_new_double(stretch));
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	*promise_kept = -1;
 	for (int i = 0; i < n; i++) {
@@ -579,6 +603,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	if (s->lead_in_count && status == WINDOW_OK)
 		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
 	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
+	json_object_object_add(res, "timer_interrupts", json_object_new_double(ctx->last_timer_irqs));
 	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
 	if (status == WINDOW_OK)
 		json_object_object_add(res, "window_start_ns", json_object_new_int64((int64_t)ctx->shm->start_ns));
@@ -606,7 +631,7 @@ void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
 							      threshold_for(ctx, &limiter, ROLE_HOG)));
-	verdict = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics, &kept);
+	verdict = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics, count, &kept);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
 	if (promised)

@@ -26,6 +26,7 @@ struct run_ctx {
 	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */
 	char stop_reason[256];
 	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
+	double last_timer_irqs;	/* local timer interrupts of the measured CPU in it, -1 unknown */
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
 	int other_cpu;		/* an online CPU that is not measured, -1 if none */
 	int64_t longest_period_us;	/* of any policy applied so far */
