@@ -2,6 +2,7 @@
 the built objects (`nm`: each undefined symbol of a file joined to the file that defines it), has
 no cycle between files and no call from a lower layer to a higher one. Needs `make` first; writes
 nothing. Run alone (`/usr/bin/python3 tests/kernel/test_layers.py`) it prints the graph's edges."""
+import functools
 import glob
 import os
 import subprocess
@@ -25,22 +26,28 @@ def objects():
     return found
 
 
-def symbols(obj, *flags):
-    out = subprocess.run(["nm", "-g", *flags, obj], capture_output=True, text=True, check=True).stdout
-    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+def symbols(obj):
+    """(defined, undefined) global symbols of an object."""
+    out = subprocess.run(["nm", "-g", obj], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for fields in (line.split() for line in out.splitlines() if line.strip()):
+        (undefined if fields[-2] == "U" else defined).add(fields[-1])
+    return defined, undefined
 
 
+@functools.lru_cache(maxsize=1)
 def call_graph():
     """{(caller, callee): sorted symbols}, between distinct source files."""
     objs = objects()
     assert objs, f"no objects under {BUILD}/harness: run make first"
+    table = {source: symbols(obj) for source, obj in objs.items()}
     defined_by = {}
-    for source, obj in objs.items():
-        for sym in symbols(obj, "--defined-only"):
+    for source, (defined, _) in table.items():
+        for sym in defined:
             defined_by.setdefault(sym, []).append(source)  # trace_none/trace_tracefs both define the recorder
     edges = {}
-    for source, obj in objs.items():
-        for sym in symbols(obj, "--undefined-only"):
+    for source, (_, undefined) in table.items():
+        for sym in undefined:
             for callee in defined_by.get(sym, []):
                 if callee != source:
                     edges.setdefault((source, callee), []).append(sym)
