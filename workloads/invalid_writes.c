@@ -93,6 +93,8 @@ static void try_pair(struct invalid_write_stats *st, const char *dir, const char
 	if (below_minus_one)
 		try_write(st, dir, runtime_file, -2, "runtime below -1");
 	try_write(st, dir, period_file, 0, "period 0");
+	/* Kernels before 6.6 took this one: the period was parsed as int into an unsigned. */
+	try_write(st, dir, period_file, -1, "negative period");
 	if (runtime > 1)
 		try_write(st, dir, period_file, runtime / 2, "period below the runtime");
 }

@@ -79,6 +79,7 @@ struct periodic_stats {
 	uint64_t deadline_misses;
 	uint64_t throttled_misses;	/* misses of jobs that held a gap >= throttle_gap_ns */
 	uint64_t overrun_misses;	/* misses of deadline jobs charged more CPU than their runtime left */
+	uint64_t inherited_misses;	/* misses of jobs not overrun that started late: the job before ran past their release */
 	uint64_t preempted_jobs;	/* jobs with a gap >= gap_threshold inside */
 	uint64_t preemptions;
 	uint64_t max_response_ns;
@@ -104,7 +105,7 @@ struct invalid_write {
 	int undone;		/* a taken write was put back: 1 done, -1 failed */
 };
 
-#define INVALID_WRITES_MAX 8
+#define INVALID_WRITES_MAX 12
 struct invalid_write_stats {
 	int tried;
 	struct invalid_write write[INVALID_WRITES_MAX];

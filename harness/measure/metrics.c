@@ -248,6 +248,7 @@ static void periodic_json(json_object *obj, const struct task_record *rec)
 	add_int(obj, "deadline_misses", p->deadline_misses);
 	add_int(obj, "throttled_misses", p->throttled_misses);
 	add_int(obj, "overrun_misses", p->overrun_misses);
+	add_int(obj, "inherited_misses", p->inherited_misses);
 	add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
 	add_int(obj, "preempted_jobs", p->preempted_jobs);
 	add_int(obj, "preemptions", p->preemptions);
