@@ -120,9 +120,12 @@ def test_no_call_cycles_between_files():
 if __name__ == "__main__":
     graph = call_graph()
     print(describe(graph, graph))
+    failed = 0
     for test in (test_every_file_is_in_a_layer, test_no_call_from_a_lower_layer_to_a_higher_one,
                  test_no_call_cycles_between_files):
         try:
             test()
         except AssertionError as e:
+            failed += 1
             print(f"not ok {test.__name__}\n{e}", file=sys.stderr)
+    sys.exit(1 if failed else 0)
