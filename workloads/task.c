@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,18 +30,6 @@ struct sched_attr_v1 {
 };
 
 static struct task_record *current;
-
-void task_fail(struct task_record *rec, const char *fmt, ...)
-{
-	va_list ap;
-
-	rec->error = errno;
-	va_start(ap, fmt);
-	vsnprintf(rec->error_msg, sizeof(rec->error_msg), fmt, ap);
-	va_end(ap);
-	atomic_store(&rec->state, TASK_FAILED);
-	_exit(1);
-}
 
 /* SIGXCPU: the soft RLIMIT_RTTIME. Record when, keep spinning until the hard limit. */
 static void on_sigxcpu(int sig)
