@@ -5,7 +5,9 @@ WITH_TRACEFS ?= 1
 PKGS    := json-c numa zlib $(if $(filter 1,$(WITH_TRACEFS)),libtracefs libtraceevent)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Iharness -Iworkloads \
+# harness/ by layer, top to bottom (harness/README.md); each folder is on the include path.
+HARNESS := $(addprefix harness/,cli compare run output judge measure common)
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE $(addprefix -I,$(HARNESS)) -Iworkloads \
            $(shell pkg-config --cflags $(PKGS))
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm
 GIT_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -14,21 +16,23 @@ BUILD   := build
 PYTHON  := /usr/bin/python3
 
 # The sched_switch recorder: libtracefs, or the stub that says why there is no trace.
-TRACE_OFF := $(if $(filter 1,$(WITH_TRACEFS)),harness/trace_none.c,harness/trace_tracefs.c)
-LIB_SRC  := $(filter-out harness/main.c $(TRACE_OFF),$(wildcard harness/*.c)) $(wildcard workloads/*.c)
+TRACE_OFF := $(if $(filter 1,$(WITH_TRACEFS)),harness/measure/trace_none.c,harness/measure/trace_tracefs.c)
+LIB_SRC  := $(filter-out harness/cli/main.c $(TRACE_OFF),$(wildcard $(HARNESS:%=%/*.c))) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-UNIT_SRC := $(wildcard tests/unit/*.c)
+# The unit tests, in folders named as harness/'s layers; unit.h and its helpers sit above them.
+UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+$(UNIT_OBJ): CFLAGS += -Itests/unit
 
 .PHONY: all deps run test unit clean
 all: $(BUILD)/rtthrottle
 
-$(BUILD)/%.o: %.c $(wildcard harness/*.h workloads/*.h tests/unit/*.h)
+$(BUILD)/%.o: %.c $(wildcard $(HARNESS:%=%/*.h) workloads/*.h tests/unit/*.h tests/unit/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/rtthrottle: $(BUILD)/harness/main.o $(LIB_OBJ)
+$(BUILD)/rtthrottle: $(BUILD)/harness/cli/main.o $(LIB_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -101,7 +105,7 @@ FUZZ_CFLAGS   = $(filter-out -Werror -DRTT_GIT_COMMIT=%,$(CFLAGS)) -O1 -g -fno-o
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 .PHONY: fuzz fuzz-build fuzz-seeds clean-fuzz
 
-$(FUZZ_BUILD)/%.o: %.c $(wildcard harness/*.h workloads/*.h tests/fuzz/*.h)
+$(FUZZ_BUILD)/%.o: %.c $(wildcard $(HARNESS:%=%/*.h) workloads/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -DRTT_GIT_COMMIT='"fuzz"' -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -172,7 +176,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(BUILD)/rtthrottle $(DESTDIR)$(BINDIR)/rtthrottle
 	install -m 0644 $(SCENARIO_FILES) $(DESTDIR)$(DATADIR)/scenarios/
-	install -m 0755 harness/rtthrottle_plot.py $(DESTDIR)$(DATADIR)/rtthrottle_plot.py
+	install -m 0755 harness/output/rtthrottle_plot.py $(DESTDIR)$(DATADIR)/rtthrottle_plot.py
 	install -m 0644 doc/rtthrottle.1 $(DESTDIR)$(MANDIR)/rtthrottle.1
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 results/README.md $(DESTDIR)$(DOCDIR)/results.md
@@ -232,7 +236,7 @@ deps-kernel:
 	ci/install-deps.sh --kernel-build
 
 mutants: deps deps-kernel static
-	$(PYTHON) ci/mutants/run.py $(MUTANTS_ARGS)
+	$(PYTHON) ci/mutants/run.py --unmodified-runs 3 $(MUTANTS_ARGS)
 
 # The CI runs .ci/run under the machine lock (as make test's kernel tests need): no second flock.
 MUTANTS_CI_PATCH := ci/mutants/rt-throttle-never-set.patch

@@ -199,7 +199,8 @@ def task(result, name):
 
 def windows_and_settle(data):
     """Seconds of measuring windows in a run (scenario windows + noise floor + calibration +
-    probe windows) and of the deliberate settle wait (one RT period after each scenario window)."""
+    probe windows) and of the deliberate waits: the settle (one RT period after each scenario
+    window) and a scenario's lead-in (its tasks run before the window while the knobs change)."""
     windows = sum(r.get("window_s") or 0 for r in data["results"] if r.get("verdict") != "skip")
     windows += (data.get("noise_floor") or {}).get("window_s", 0)
     if "calibration" in data:
@@ -217,6 +218,8 @@ def windows_and_settle(data):
             continue
         pol = r.get("policy") or {}
         settle += max(pol.get("period_us") or 0, restored) / 1e6
+        if r.get("lead_in"):
+            settle += -r["lead_in"][0]["from_ms"] / 1e3
     return windows, settle
 
 

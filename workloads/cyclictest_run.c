@@ -3,7 +3,7 @@
  * instead of) rtthrottle's own probe. This task only starts it at the window start, stops it
  * with SIGINT (its normal way out, which writes the JSON) at the window end and waits, off the
  * measured CPU; cyclictest places and schedules its measuring thread itself (-a, -p, --policy).
- * The harness reads the JSON (harness/cyclictest.c).
+ * The harness reads the JSON (harness/measure/cyclictest.c).
  */
 #include "external.h"
 #include "roles.h"

@@ -28,7 +28,7 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 	cpu_after_last_job = thread_cpu_ns();
 	while (release + period <= shm->end_ns) {
 		uint64_t gaps_before, cpu_used, response;
-		bool overrun = false;
+		bool overrun = false, started_late = end > release;
 		int cpu;
 
 		sleep_until_ns(release);
@@ -65,6 +65,9 @@ void role_periodic(struct window_shm *shm, struct task_record *rec)
 			 */
 			if (overrun)
 				p->overrun_misses++;
+			/* The job before ran past this release: its lateness, handed on along the grid. */
+			else if (started_late)
+				p->inherited_misses++;
 		}
 		if (rec->gaps.count > gaps_before) {
 			p->preempted_jobs++;

@@ -18,5 +18,6 @@ void role_burst_hog(struct window_shm *shm, struct task_record *rec);
 void role_kernel_work(struct window_shm *shm, struct task_record *rec);
 void role_cyclictest(struct window_shm *shm, struct task_record *rec);
 void role_load(struct window_shm *shm, struct task_record *rec);
+void role_invalid_writes(struct window_shm *shm, struct task_record *rec);
 
 #endif

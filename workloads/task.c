@@ -3,11 +3,11 @@
 #include "spin_measure.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <numa.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,18 +31,6 @@ struct sched_attr_v1 {
 
 static struct task_record *current;
 
-void task_fail(struct task_record *rec, const char *fmt, ...)
-{
-	va_list ap;
-
-	rec->error = errno;
-	va_start(ap, fmt);
-	vsnprintf(rec->error_msg, sizeof(rec->error_msg), fmt, ap);
-	va_end(ap);
-	atomic_store(&rec->state, TASK_FAILED);
-	_exit(1);
-}
-
 /* SIGXCPU: the soft RLIMIT_RTTIME. Record when, keep spinning until the hard limit. */
 static void on_sigxcpu(int sig)
 {
@@ -55,7 +43,7 @@ static void on_sigxcpu(int sig)
 static void bound_lifetime(struct task_record *rec)
 {
 	const struct task_config *c = &rec->config;
-	uint64_t window_s = c->window_ns / 1000000000ull + 1;
+	uint64_t window_s = (c->window_ns + c->lead_ns) / 1000000000ull + 1;
 	/* RT CPU time without blocking: the window plus a margin; SIGXCPU then SIGKILL. */
 	struct rlimit rttime = {
 		.rlim_cur = c->rttime_soft_us ? c->rttime_soft_us : (window_s + 2) * 1000000ull,
@@ -167,6 +155,7 @@ static void run_role(struct window_shm *shm, struct task_record *rec)
 		[ROLE_CALIBRATE] = role_calibrate,
 		[ROLE_CYCLICTEST] = role_cyclictest,
 		[ROLE_LOAD] = role_load,
+		[ROLE_INVALID_WRITES] = role_invalid_writes,
 	};
 
 	bodies[rec->config.role](shm, rec);
@@ -174,6 +163,11 @@ static void run_role(struct window_shm *shm, struct task_record *rec)
 
 void role_spin(struct window_shm *shm, struct task_record *rec)
 {
+	if (shm->lead_ns < shm->start_ns) {
+		while (mono_ns() < shm->start_ns)
+			;
+		rec->cpu_at_start_ns = thread_cpu_ns();
+	}
 	spin_measure(rec, shm->start_ns, shm->end_ns);
 }
 
@@ -204,9 +198,12 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	if (rec->config.sched_policy == SCHED_DEADLINE)
 		set_deadline(rec);
 	{
+		/* Spinners run through a lead-in (role_spin measures from start_ns); the rest wait. */
+		bool spinner = rec->config.role == ROLE_HOG || rec->config.role == ROLE_VICTIM;
+		uint64_t from = spinner ? shm->lead_ns : shm->start_ns;
 		struct timespec start = {
-			.tv_sec = (time_t)(shm->start_ns / 1000000000ull),
-			.tv_nsec = (long)(shm->start_ns % 1000000000ull),
+			.tv_sec = (time_t)(from / 1000000000ull),
+			.tv_nsec = (long)(from % 1000000000ull),
 		};
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)

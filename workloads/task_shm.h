@@ -30,6 +30,7 @@ enum task_role {
 	ROLE_CALIBRATE,	/* measures loops per microsecond of the periodic task's work loop */
 	ROLE_CYCLICTEST,	/* runs rt-tests' cyclictest for the window: the reference probe */
 	ROLE_LOAD,	/* runs a background load (hackbench, stress-ng) for the window */
+	ROLE_INVALID_WRITES,	/* tries knob values the kernel must refuse: its validation */
 	ROLE_COUNT,
 };
 
@@ -78,6 +79,7 @@ struct periodic_stats {
 	uint64_t deadline_misses;
 	uint64_t throttled_misses;	/* misses of jobs that held a gap >= throttle_gap_ns */
 	uint64_t overrun_misses;	/* misses of deadline jobs charged more CPU than their runtime left */
+	uint64_t inherited_misses;	/* misses of jobs not overrun that started late: the job before ran past their release */
 	uint64_t preempted_jobs;	/* jobs with a gap >= gap_threshold inside */
 	uint64_t preemptions;
 	uint64_t max_response_ns;
@@ -91,6 +93,22 @@ struct admin_stats {
 	uint64_t gone_ns;	/* when the target was seen dead, from the window start; 0: never */
 	int kill_status;	/* wait status of the kill command */
 	int acted;
+};
+
+/* One invalid write: the file, the value, and what the kernel did with it. */
+struct invalid_write {
+	char file[24];		/* sched_rt_runtime_us, cpu.rt_period_us, ... */
+	char why[40];		/* what makes the value invalid */
+	long long value;
+	long long before, after;	/* the file's value around the write */
+	int error;		/* errno of the write; 0: the kernel took it */
+	int undone;		/* a taken write was put back: 1 done, -1 failed */
+};
+
+#define INVALID_WRITES_MAX 12
+struct invalid_write_stats {
+	int tried;
+	struct invalid_write write[INVALID_WRITES_MAX];
 };
 
 struct calibration_stats {
@@ -127,6 +145,7 @@ struct task_config {
 	uint64_t gap_threshold_ns;
 	uint64_t long_gap_ns;
 	uint64_t window_ns;	/* length of the measuring window */
+	uint64_t lead_ns;	/* spinners start this long before it (a lead-in's knob changes) */
 	uint64_t lifetime_cap_s;	/* wall-clock cap independent of the harness (alarm) */
 	uint64_t rttime_soft_us, rttime_hard_us;	/* 0: window-based defaults */
 	/* role parameters */
@@ -136,7 +155,7 @@ struct task_config {
 	uint64_t work_loops;	/* periodic: loops per job by the calibration (a first estimate) */
 	uint64_t work_cpu_ns;	/* periodic: CPU time of each job, metered with the thread's CPU clock */
 	uint64_t burst_ns, burst_every_ns;	/* burst hog */
-	uint64_t act_at_ns;	/* admin: the decision moment from the window start */
+	uint64_t act_at_ns;	/* admin, invalid-writes: the moment it acts, from the window start */
 	int target;		/* admin: index of the task to kill */
 	int may_be_killed;	/* killed on purpose (admin's target, RLIMIT_RTTIME): not an error */
 	uint64_t throttle_gap_ns;	/* periodic: a gap this long inside a job is the limit cutting in */
@@ -165,6 +184,7 @@ struct task_record {
 		struct latency_stats latency;	/* probe, kernel-work */
 		struct periodic_stats periodic;
 		struct admin_stats admin;
+		struct invalid_write_stats invalid;
 		struct calibration_stats calibration;
 		struct rlimit_stats rlimit;
 		struct external_stats external;	/* cyclictest, load */
@@ -172,12 +192,14 @@ struct task_record {
 	/* written by the harness when it reaps the task */
 	int exit_status;	/* wait status */
 	uint64_t rusage_cpu_ns;
+	uint64_t demoted_ns;	/* > 0: moved to SCHED_OTHER this long after the window end (stuck RT) */
 };
 
 struct window_shm {
 	pid_t harness;		/* the tasks' parent: a task whose parent changed must go */
 	_Atomic int go;		/* start barrier: set once start_ns/end_ns are final */
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC window, the same for every task */
+	uint64_t lead_ns;	/* spinners start here, <= start_ns (a lead-in), unmeasured until start_ns */
 	int task_count;
 	struct task_record task[TASKS_MAX];
 };

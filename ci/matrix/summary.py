@@ -1,6 +1,6 @@
 """The cross-kernel figures of a matrix run: per kernel, from its results file, the regime, what
 a hog and a CFS victim got at `default` and `unlimited`, collateral latency, admin recovery;
-printed as one table and drawn in the style of harness/rtthrottle_plot.py."""
+printed as one table and drawn in the style of harness/output/rtthrottle_plot.py."""
 import importlib.util
 import os
 
@@ -10,7 +10,7 @@ POLICIES = ("default", "unlimited")
 
 
 def load_plot_module():
-    spec = importlib.util.spec_from_file_location("rtthrottle_plot", os.path.join(ROOT, "harness", "rtthrottle_plot.py"))
+    spec = importlib.util.spec_from_file_location("rtthrottle_plot", os.path.join(ROOT, "harness", "output", "rtthrottle_plot.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

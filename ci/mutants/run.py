@@ -60,11 +60,16 @@ def parse_args(argv):
     p.add_argument("--rejudge", metavar="DIR",
                    help="judge an earlier run's folder again (after a change to the judging or to compare's "
                         "rules): rewrites its table.txt and table.json; builds and boots nothing")
+    p.add_argument("--unmodified-runs", type=int, default=1, metavar="N",
+                   help="boot the unmodified kernel N times (default 1): it must pass every run, so a "
+                        "check that fails now and then on a good kernel shows up as a false alarm")
     matrix.add_guest_options(p, os.path.join(guest.ROOT, "results", "mutants"))
     args = p.parse_args(argv)
     matrix.check_guest_options(p, args)
     if args.jobs < 1:
         p.error(f"--jobs: {args.jobs} is below 1")
+    if not 1 <= args.unmodified_runs <= 10:
+        p.error(f"--unmodified-runs: {args.unmodified_runs} is outside 1..10")
     if args.patch is None:
         args.patch = sorted(glob.glob(os.path.join(HERE, "*.patch")))
         if not args.patch:
@@ -169,7 +174,7 @@ def finding_key(text):
     return text.split(" measured ")[0].split(" not measured")[0].split(": error: ")[0]
 
 
-def judge_mutant(entry, doc, cmp_status, cmp_doc, base_finished, base_doc=None):
+def judge_mutant(entry, doc, cmp_status, cmp_doc, base_finished, base_doc=None, other_base_docs=()):
     """Caught or not, and by what: {'caught': bool, 'by': {'checks': [...], 'errors': [...],
     'regime': str|None, 'compare': [...], 'run': str|None, 'also_unmodified': [...]}}. A check
     that failed (or a case that erred) on the unmodified kernel too catches nothing: it is
@@ -180,7 +185,7 @@ def judge_mutant(entry, doc, cmp_status, cmp_doc, base_finished, base_doc=None):
         by["checks"], by["errors"] = check_failures(doc)
         by["regime"] = regime_disagrees(doc)
     if base_doc is not None:
-        base_keys = {finding_key(f) for found in check_failures(base_doc) for f in found}
+        base_keys = {finding_key(f) for d in (base_doc, *other_base_docs) for found in check_failures(d) for f in found}
         for key in ("checks", "errors"):
             by["also_unmodified"] += [f for f in by[key] if finding_key(f) in base_keys]
             by[key] = [f for f in by[key] if finding_key(f) not in base_keys]
@@ -237,7 +242,8 @@ def table_text(doc):
     lines = [f"mutants run {doc['run']}: linux-source-{doc['series']} {doc.get('source_version') or ''}, "
              f"config {doc['config']}, rtthrottle run {' '.join(doc['rtthrottle_args'])}",
              f"unmodified kernel: {base['verdict']} ({base['status']}"
-             + (f", {base['checks_passed']} checks passed" if base.get("checks_passed") is not None else "") + ")",
+             + (f", {base['checks_passed']} checks passed" if base.get("checks_passed") is not None else "") + ")"
+             + "".join(f"; {a['label']}: {a.get('verdict', a.get('status'))}" for a in base.get("again", [])),
              ""]
     head = f"{'mutant':38} {'status':12} {'caught':6} {'checks':>6} {'cmp':>4}  {'fifo-hog-share hog/victim':26} first finding"
     lines += [head, "-" * len(head)]
@@ -283,6 +289,15 @@ def judge_all(run_dir, doc, binary):
     base["verdict"] = judge_base(base, base_doc)
     base["shares"] = share_text(base_doc)
     base_ok = base["verdict"] == "pass"
+    # Every further run of the unmodified kernel must pass too; what fails in any of them
+    # catches nothing when a mutant fails it.
+    others = []
+    for again in base.get("again", []):
+        again_doc = load(os.path.join(run_dir, f"{again['label']}.json")) if again.get("status") == "ok" else None
+        again["verdict"] = judge_base(again, again_doc)
+        base_ok &= again["verdict"] == "pass"
+        if again_doc is not None:
+            others.append(again_doc)
     for m in doc["mutants"]:
         mut_json = os.path.join(run_dir, f"{m['name']}.json")
         mut_doc = load(mut_json) if os.path.exists(mut_json) else None
@@ -290,7 +305,7 @@ def judge_all(run_dir, doc, binary):
         if base_doc is not None and mut_doc is not None:
             cmp_status, cmp_doc, cmp_err = compare(binary, base_json, mut_json,
                                                    os.path.join(run_dir, f"{m['name']}.compare.json"))
-        judged = judge_mutant(m, mut_doc, cmp_status, cmp_doc, base.get("status") == "ok", base_doc)
+        judged = judge_mutant(m, mut_doc, cmp_status, cmp_doc, base.get("status") == "ok", base_doc, others)
         m.update(compare_exit=cmp_status, compare_error=cmp_err if cmp_status == 2 else None,
                  shares=share_text(mut_doc), **judged, first_finding=first_finding(judged))
     doc["exit"] = 0 if base_ok and all(m["caught"] for m in doc["mutants"]) else 1
@@ -345,6 +360,12 @@ def main(argv):
            "mutants": []}
     base_doc = load(os.path.join(run_dir, f"{BASE_LABEL}.json"))
     log(f"{BASE_LABEL}: {judge_base(base_entry, base_doc)}")
+    for n in range(2, args.unmodified_runs + 1):
+        label = f"{BASE_LABEL}-{n}"
+        entry = guest_run(label, [], args, run_dir, base_cpio)
+        doc["unmodified"].setdefault("again", []).append(
+            {"label": label, "status": entry.get("status"), "reason": entry.get("reason")})
+        log(f"{label}: {judge_base(entry, load(os.path.join(run_dir, f'{label}.json')))}")
     for i, path in enumerate(args.patch, 1):
         label = label_of(path)
         log(f"[{i}/{len(args.patch)}] {label}")

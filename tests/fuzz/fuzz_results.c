@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare_load.c) and,
+ * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare/compare.compare_load.c) and,
  * on what it accepts, the exports of `rtthrottle export` (JUnit, KCIDB, rt-tests JSON).
  */
 #include <stdlib.h>

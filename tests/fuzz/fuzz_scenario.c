@@ -1,4 +1,4 @@
-/* libFuzzer target for the scenario loader (harness/scenario.c, scenario_load_file). */
+/* libFuzzer target for the scenario loader (harness/judge/scenario.c, scenario_load_file). */
 #include "scenario.h"
 
 #include "fuzz_input.h"

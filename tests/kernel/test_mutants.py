@@ -5,6 +5,7 @@ kernels in a kernel list, git bisect run's answers (ci/matrix/bisect_step.py) an
 The mutants themselves are judged by `make mutants` (minutes a kernel), not here."""
 import glob
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -150,6 +151,30 @@ def test_table_names_what_caught_each_mutant_and_what_slipped():
     assert "1 of 2 mutants caught" in text and "NOT CAUGHT m-slipped: breaks: the throttle" in text, text
 
 
+def test_unmodified_kernel_must_pass_every_run_and_its_failures_catch_nothing():
+    run = _run_py()
+    tmp = tempfile.mkdtemp(prefix="rtt-mutants-again-")
+    flaky = ("rlimit-rttime", "sigxcpu_cpu_ms", 290)
+    for label, doc in (("unmodified", _doc()), ("unmodified-2", _doc()), ("unmodified-3", _doc(checks=[flaky])),
+                       ("m", _doc(checks=[flaky]))):
+        with open(os.path.join(tmp, label + ".json"), "w") as f:
+            json.dump(doc, f)
+    run.compare = lambda binary, base, new, out: (0, {"rows": []}, "")
+    doc = {"run": "20261204T000000Z", "series": "6.12", "config": "rt-group", "rtthrottle_args": ["--suite", "quick"],
+           "unmodified": {"status": "ok", "checks_passed": 50,
+                          "again": [{"label": "unmodified-2", "status": "ok"}, {"label": "unmodified-3", "status": "ok"}]},
+           "mutants": [{"name": "m", "status": "ok"}]}
+    # The third run of the unmodified kernel failed a check: a false alarm, so the run fails, and
+    # the mutant that failed only that check is not caught by it.
+    assert run.judge_all(tmp, doc, "/nonexistent") == 1
+    assert [a["verdict"] for a in doc["unmodified"]["again"]][0] == "pass"
+    assert doc["unmodified"]["again"][1]["verdict"].startswith("fail: 1 finding"), doc["unmodified"]
+    assert not doc["mutants"][0]["caught"] and doc["mutants"][0]["by"]["also_unmodified"], doc["mutants"][0]
+    text = run.table_text(doc)
+    assert "; unmodified-2: pass; unmodified-3: fail" in text, text.splitlines()[1]
+    shutil.rmtree(tmp)
+
+
 def _cli(args, script=os.path.join(MUTANTS, "run.py")):
     return subprocess.run([PYTHON, script] + args, capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)
@@ -165,6 +190,7 @@ def test_bad_usage_exits_2_naming_the_input():
                         (["--config", "nosuch"], "--config nosuch"),
                         (["--boot-retries", "-1"], "--boot-retries"),
                         (["--jobs", "0"], "--jobs"),
+                        (["--unmodified-runs", "0"], "--unmodified-runs"),
                         (["--", "--output", "x.json"], "--output"),
                         (["--patch", os.path.join(MUTANTS, "rt-throttle-never-set.patch")] * 2, "share a name")):
         proc = _cli(args)

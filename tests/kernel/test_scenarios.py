@@ -147,6 +147,44 @@ def test_deadline_task_never_misses():
         assert _metric(doc, "deadline-vs-fifo", policy, "dl", "deadline_misses") == 0
 
 
+def test_knob_validation_refuses_every_invalid_value_and_changes_nothing():
+    doc = _quick()
+    _passed(doc, "knob-validation")
+    for policy in ("default", "unlimited"):
+        writes = _metric(doc, "knob-validation", policy, "writer", "writes")
+        files = {w["file"] for w in writes}
+        assert {"sched_rt_runtime_us", "sched_rt_period_us"} <= files, files
+        for w in writes:
+            assert w["result"] == "EINVAL" and w["after"] == w["before"] and "put_back" not in w, w
+        # A period below the runtime only exists where the runtime is not -1.
+        below = [w for w in writes if w["invalid_because"] == "period below the runtime"]
+        assert bool(below) == (policy == "default"), writes
+    assert doc["knobs_after"] == doc["knobs_before"]
+
+
+def test_live_change_holds_the_new_runtime_after_minus_one():
+    doc = _quick()
+    _passed(doc, "live-change")
+    r = rtt.result(doc, "live-change", "half")
+    lead = r["lead_in"]
+    assert [s["policy"] for s in lead] == ["default", "unlimited", "half"], lead
+    # Each policy took over while the hog ran, in order, and the window started two periods
+    # after the last write (the timer's next firing, and a period of the new runtime).
+    moments = [s["from_ms"] for s in lead]
+    assert moments == sorted(moments) and moments[-1] < 0, moments
+    assert abs(moments[-1] + 2000) < 50 and abs(moments[1] - moments[0] - 1200) < 50, moments
+    assert abs(_metric(doc, "live-change", "half", "hog", "cpu_share") - 0.5) < 0.05
+
+
+def test_remote_refill_keeps_refilling_the_bursting_hog():
+    doc = _quick()
+    _passed(doc, "remote-refill")
+    assert _metric(doc, "remote-refill", "p100ms", "hog", "throttle_events_in_bursts") >= \
+        _metric(doc, "remote-refill", "p100ms", "hog", "bursts") >= 3
+    assert _metric(doc, "remote-refill", "p100ms", "hog", "gap_max_us") < 100000
+    assert "demoted_after_end_ms" not in rtt.result(doc, "remote-refill", "p100ms")["tasks"][1]["metrics"]
+
+
 def test_full_only_scenarios_regime_and_period_sweep():
     proc, doc = _run("full-only", ["--scenario", "regime,period-sweep", "--probe-seconds", "0"])
     assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], r.get("checks")) for r in doc["results"]

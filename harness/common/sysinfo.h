@@ -1,0 +1,56 @@
+/* What the system is: kernel, config, CPUs, NUMA, knobs, cgroups, privileges (`rtthrottle info`). */
+#ifndef RTT_SYSINFO_H
+#define RTT_SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+struct kernel_facts {
+	char release[128];	/* uname -r */
+	char version[256];	/* uname -v */
+	char machine[65];	/* uname -m */
+	int major, minor, patch;
+	bool config_known;	/* a kernel config was found and read */
+	char config_source[256];	/* /proc/config.gz or /boot/config-<release> */
+	int hz;			/* CONFIG_HZ, 0 when unknown */
+	char preempt_model[16];	/* none, voluntary, full, lazy, rt, or unknown */
+	bool preempt_dynamic;
+	int rt_group_sched;	/* 1 set, 0 not set, -1 unknown */
+	int no_hz_full;		/* 1 set, 0 not set, -1 unknown */
+	bool fair_server_readable;	/* /sys/kernel/debug/sched/fair_server readable */
+	int fair_server_cpu;		/* the CPU whose values were read */
+	int64_t fair_server_runtime_ns, fair_server_period_ns;	/* from debugfs; -1 unknown */
+	int timer_thread_priority;	/* RT priority of ktimers/N (PREEMPT_RT), 0 when none runs */
+};
+
+/* Parses kernel config text (the lines of a .config) into `out`'s config fields. */
+void kernel_config_parse(const char *text, struct kernel_facts *out);
+/* Parses "6.18.44-foo" into major/minor/patch; false when it does not start with N.N. */
+bool kernel_release_parse(const char *release, int *major, int *minor, int *patch);
+/* uname, then the config from /proc/config.gz or /boot/config-<release>. */
+bool kernel_facts_read(struct kernel_facts *out);
+json_object *kernel_facts_to_json(const struct kernel_facts *k);
+
+/* Online CPUs as a count and list; the last online CPU (the default measured CPU). */
+int cpus_online_count(void);
+int cpu_last_online(void);
+bool cpu_is_online(int cpu);
+
+/* A filesystem of `type` is mounted at dir (/proc/mounts). */
+bool sysinfo_mounted_at(const char *dir, const char *type);
+
+/* CapEff of /proc/self/status (bits as below); 0 when unreadable, then we claim nothing. */
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_SYS_NICE_BIT 23
+uint64_t sysinfo_effective_caps(void);
+
+/*
+ * The whole system block, as `rtthrottle info` prints it and results embed it. `knobs` is the
+ * knobs block (knobs_read_json: the knobs are the run layer's), placed as given; NULL for none.
+ */
+json_object *sysinfo_collect(json_object *knobs);
+
+#endif

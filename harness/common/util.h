@@ -1,0 +1,52 @@
+/* Small helpers shared by the harness: strict number parsing, time, files. */
+#ifndef RTT_UTIL_H
+#define RTT_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* The version every output names (results, rt-tests JSON, --version). */
+#define RTT_VERSION "0.1.0"
+
+/* Exit statuses of every subcommand. */
+enum {
+	EXIT_ALL_PASSED = 0,
+	EXIT_CHECK_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_ALL_SKIPPED = 4,
+	EXIT_NOT_JUDGED = 125,	/* git bisect run's "skip": nothing failed, but not all was judged */
+};
+
+/* "rtthrottle COMMAND: <message>" and where to read more, on stderr; returns EXIT_USAGE. */
+int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse a whole string as a base-10 integer in [min, max]; false on any junk or overflow. */
+bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
+/* Parse a whole string as a finite double in [min, max]. */
+bool parse_double(const char *text, double min, double max, double *out);
+
+uint64_t now_ns(void);           /* CLOCK_MONOTONIC */
+uint64_t realtime_ns(void);      /* CLOCK_REALTIME */
+void sleep_until_ns(uint64_t monotonic_ns);
+/* ISO 8601 UTC of a CLOCK_REALTIME value, e.g. 2026-12-03T08:40:00Z. */
+void format_utc(uint64_t realtime, char *buf, size_t len, bool compact);
+
+/* Read a small file into buf (NUL terminated, trailing newline stripped). */
+bool read_text_file(const char *path, char *buf, size_t len);
+bool read_i64_file(const char *path, int64_t *out);
+/* Write text to an existing file (sysfs/procfs style); returns 0 or errno. */
+int write_text_file(const char *path, const char *text);
+/* Write data atomically: temp file in the same folder, fsync, rename. Returns 0 or errno. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+/* mkdir -p */
+int make_dirs(const char *path, unsigned mode);
+/* An executable `name` in a folder of $PATH (as execvp would find it). */
+bool program_on_path(const char *name);
+/*
+ * The run's state folder, /run/rtthrottle or $RTTHROTTLE_STATE_DIR: the run lock and saved knobs
+ * (run/state.c) and the tracefs mount marker (measure/trace.c) live there.
+ */
+const char *state_dir(void);
+
+#endif

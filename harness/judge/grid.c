@@ -1,0 +1,234 @@
+#include "grid.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool __attribute__((format(printf, 3, 4))) refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+void grid_format_us(int64_t us, char *buf, size_t len)
+{
+	if (us != 0 && us % 1000000 == 0)
+		snprintf(buf, len, "%" PRId64 "s", us / 1000000);
+	else if (us != 0 && us % 1000 == 0)
+		snprintf(buf, len, "%" PRId64 "ms", us / 1000);
+	else
+		snprintf(buf, len, "%" PRId64 "us", us);
+}
+
+/* The row part of a cell's name: the ratio as written (%g), or the runtime with its unit. */
+static void row_label(const struct grid *g, int row, char *buf, size_t len)
+{
+	if (g->by_runtime)
+		grid_format_us(g->runtimes_us[row], buf, len);
+	else
+		snprintf(buf, len, "%g", g->ratios[row]);
+}
+
+/* "50ms", "1.5s", "1500us": a whole, positive number of microseconds. */
+static bool parse_duration_us(const char *text, int64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double us;
+	} units[] = { { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 } };
+	char number[32];
+	size_t digits = strspn(text, "0123456789.");
+	double value, us;
+
+	if (digits == 0 || digits >= sizeof(number))
+		return false;
+	snprintf(number, sizeof(number), "%.*s", (int)digits, text);
+	if (!parse_double(number, 0, 1e12, &value))
+		return false;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(text + digits, units[i].suffix))
+			continue;
+		us = value * units[i].us;
+		if (us < 1 || us > INT32_MAX || fabs(us - round(us)) > 1e-6 * us)
+			return false;
+		*out = (int64_t)llround(us);
+		return true;
+	}
+	return false;
+}
+
+bool grid_add_ratio(struct grid *g, double ratio, char *why, size_t len)
+{
+	char name[32], other[32];
+
+	if (g->by_runtime)
+		return refuse(why, len, "give ratios or runtimes, not both");
+	if (!isfinite(ratio) || ratio <= 0 || ratio > 1)
+		return refuse(why, len, "ratio %g is not in (0, 1] (runtime/period; 1 is a runtime equal to the period)",
+			      ratio);
+	if (g->row_count == GRID_AXIS_MAX)
+		return refuse(why, len, "more than %d ratios", GRID_AXIS_MAX);
+	snprintf(name, sizeof(name), "%g", ratio);
+	for (int i = 0; i < g->row_count; i++) {
+		row_label(g, i, other, sizeof(other));
+		if (!strcmp(name, other))
+			return refuse(why, len, "ratio %s given twice", name);
+	}
+	g->ratios[g->row_count++] = ratio;
+	return true;
+}
+
+bool grid_add_runtime(struct grid *g, int64_t runtime_us, char *why, size_t len)
+{
+	if (g->row_count && !g->by_runtime)
+		return refuse(why, len, "give ratios or runtimes, not both");
+	if (runtime_us < 1 || runtime_us > INT32_MAX)
+		return refuse(why, len, "runtime %" PRId64 " us is outside 1..2147483647 us", runtime_us);
+	if (g->row_count == GRID_AXIS_MAX)
+		return refuse(why, len, "more than %d runtimes", GRID_AXIS_MAX);
+	for (int i = 0; i < g->row_count; i++)
+		if (g->runtimes_us[i] == runtime_us)
+			return refuse(why, len, "runtime %" PRId64 " us given twice", runtime_us);
+	g->by_runtime = true;
+	g->runtimes_us[g->row_count++] = runtime_us;
+	return true;
+}
+
+bool grid_add_period(struct grid *g, int64_t period_us, char *why, size_t len)
+{
+	if (period_us < GRID_PERIOD_MIN_US || period_us > GRID_PERIOD_MAX_US)
+		return refuse(why, len, "period %" PRId64 " us is outside %d us..%d s", period_us, GRID_PERIOD_MIN_US,
+			      GRID_PERIOD_MAX_US / 1000000);
+	if (g->period_count == GRID_AXIS_MAX)
+		return refuse(why, len, "more than %d periods", GRID_AXIS_MAX);
+	for (int i = 0; i < g->period_count; i++)
+		if (g->periods_us[i] == period_us)
+			return refuse(why, len, "period %" PRId64 " us given twice", period_us);
+	g->periods_us[g->period_count++] = period_us;
+	return true;
+}
+
+/* One "AXIS=LIST" word. */
+static bool parse_axis(struct grid *g, const char *word, char *why, size_t len)
+{
+	const char *eq = strchr(word, '=');
+	char axis[16], list[512], *save = NULL;
+	bool rows;
+
+	if (!eq || eq == word || (size_t)(eq - word) >= sizeof(axis))
+		return refuse(why, len, "'%s' is not AXIS=LIST (ratios=0.5,0.95 or runtimes=25ms,50ms, and periods=50ms,1s)",
+			      word);
+	snprintf(axis, sizeof(axis), "%.*s", (int)(eq - word), word);
+	if (strcmp(axis, "ratios") && strcmp(axis, "runtimes") && strcmp(axis, "periods"))
+		return refuse(why, len, "unknown axis '%s' (ratios, runtimes or periods)", axis);
+	rows = strcmp(axis, "periods") != 0;
+	if (rows && g->row_count && strcmp(axis, g->by_runtime ? "runtimes" : "ratios"))
+		return refuse(why, len, "give ratios or runtimes, not both");
+	if (rows ? g->row_count > 0 : g->period_count > 0)
+		return refuse(why, len, "%s given twice (the rows are ratios or runtimes, the columns periods)", axis);
+	if (snprintf(list, sizeof(list), "%s", eq + 1) >= (int)sizeof(list))
+		return refuse(why, len, "%s: list too long", axis);
+	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+		return refuse(why, len, "%s: '%s' is not a comma-separated list of values", axis, eq + 1);
+	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char reason[160];
+		double ratio;
+		int64_t us;
+		bool ok;
+
+		if (!strcmp(axis, "ratios"))
+			ok = parse_double(item, -1e9, 1e9, &ratio) ? grid_add_ratio(g, ratio, reason, sizeof(reason))
+								   : refuse(reason, sizeof(reason), "not a number");
+		else if (!parse_duration_us(item, &us))
+			ok = refuse(reason, sizeof(reason),
+				    "not a time with a unit: a whole number of microseconds written as 1500us, 50ms or 1.5s");
+		else
+			ok = !strcmp(axis, "runtimes") ? grid_add_runtime(g, us, reason, sizeof(reason))
+						       : grid_add_period(g, us, reason, sizeof(reason));
+		if (!ok)
+			return refuse(why, len, "%s: '%s': %s", axis, item, reason);
+	}
+	return true;
+}
+
+bool grid_parse(struct grid *g, const char *text, char *why, size_t len)
+{
+	char copy[1024], *save = NULL;
+	int words = 0;
+
+	if (snprintf(copy, sizeof(copy), "%s", text) >= (int)sizeof(copy))
+		return refuse(why, len, "too long");
+	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save), words++)
+		if (!parse_axis(g, word, why, len))
+			return false;
+	return words ? true : refuse(why, len, "empty; give ratios=LIST (or runtimes=LIST) and periods=LIST");
+}
+
+int grid_cell_count(const struct grid *g)
+{
+	return g->row_count * g->period_count;
+}
+
+bool grid_complete(const struct grid *g, char *why, size_t len)
+{
+	if (!g->row_count)
+		return refuse(why, len, "no rows: give ratios (runtime/period) or runtimes");
+	if (!g->period_count)
+		return refuse(why, len, "no columns: give periods");
+	if (grid_cell_count(g) > GRID_CELLS_MAX)
+		return refuse(why, len, "%d x %d = %d cells, at most %d", g->row_count, g->period_count,
+			      grid_cell_count(g), GRID_CELLS_MAX);
+	return true;
+}
+
+int grid_policies(const struct grid *g, struct policy *out)
+{
+	int n = 0;
+
+	for (int r = 0; r < g->row_count; r++)
+		for (int c = 0; c < g->period_count; c++, n++) {
+			struct policy *p = &out[n];
+			int64_t period = g->periods_us[c];
+			char row[20], column[20];
+
+			memset(p, 0, sizeof(*p));
+			row_label(g, r, row, sizeof(row));
+			grid_format_us(period, column, sizeof(column));
+			snprintf(p->name, sizeof(p->name), "r%sp%s", row, column);
+			p->period_us = period;
+			p->runtime_us = g->by_runtime ? g->runtimes_us[r] : llround(g->ratios[r] * (double)period);
+			p->origin = "a cell of a knob grid";
+			p->grid = (struct policy_grid_place){
+				.cell = n + 1,
+				.cells = grid_cell_count(g),
+				.ratio = g->by_runtime ? (double)g->runtimes_us[r] / (double)period : g->ratios[r],
+				.by_runtime = g->by_runtime,
+			};
+		}
+	return n;
+}
+
+double grid_cell_window_s(double window_s, int64_t period_us)
+{
+	double periods = ceil(fmax(window_s, GRID_WINDOW_MIN_S) * 1e6 / (double)period_us - 1e-9);
+
+	return periods * (double)period_us / 1e6;
+}
+
+json_object *grid_place_to_json(const struct policy *p)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "rows", json_object_new_string(p->grid.by_runtime ? "runtime" : "ratio"));
+	json_object_object_add(obj, "ratio", json_object_new_double(p->grid.ratio));
+	json_object_object_add(obj, "cell", json_object_new_int(p->grid.cell));
+	json_object_object_add(obj, "cells", json_object_new_int(p->grid.cells));
+	return obj;
+}

@@ -1,0 +1,64 @@
+/*
+ * Which throttling mechanisms this kernel has, predicted from its version and config and then
+ * confirmed by behaviour (the regime probe). The expectation model works from the prediction, so
+ * a kernel that does not behave as documented fails its checks instead of redefining them.
+ */
+#ifndef RTT_KERNEL_MODEL_H
+#define RTT_KERNEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "sysinfo.h"
+
+enum regime {
+	REGIME_CLASSIC,		/* RT throttling: RT gets runtime/period, the rest is idle or CFS */
+	REGIME_RUNTIME_SHARE,	/* RT_RUNTIME_SHARE: a CPU's RT may borrow other CPUs' runtime */
+	REGIME_FAIR_SERVER_ONLY,	/* no RT limit, but the deadline fair server reserves CFS time */
+	REGIME_NO_LIMIT,	/* nothing stops a FIFO task: CFS on its CPU starves */
+	REGIME_TIMERS_STARVED,	/* RT throttled, but CFS tasks wake from timer sleeps only via the
+				   RT thread ktimers, throttled and starved with RT: CFS starves */
+};
+#define REGIME_COUNT (REGIME_TIMERS_STARVED + 1)
+
+/* Sets of regimes, as a scenario's checks name the ones they apply in. */
+enum regime_mask {
+	REGIMES_ANY = 0xf,
+	REGIMES_LIMITED = 1 << REGIME_CLASSIC | 1 << REGIME_FAIR_SERVER_ONLY,
+};
+
+struct kernel_model {
+	bool fair_server;	/* 6.12+: deadline server for CFS */
+	bool rt_bandwidth;	/* classic RT throttling is enforced when runtime != -1 */
+	bool rt_runtime_share;	/* the RT_RUNTIME_SHARE sched feature is on by default */
+	int timer_thread_priority;	/* CFS timer wake-ups run in an RT thread of this priority (0: not) */
+	int64_t fs_runtime_us, fs_period_us;	/* fair server: debugfs's values, else the defaults */
+	bool fs_from_debugfs;
+	double tick_us;
+	char basis[320];	/* what the prediction rests on */
+};
+
+/* What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1. */
+struct regime_observation {
+	bool done;
+	double hog_alone_share;
+	double hog_alone_gap_max_us;
+	double victim_share_unlimited;
+	bool throttle_seen;	/* the lone hog lost ~5% in long idle gaps */
+	bool fair_server_seen;	/* CFS got time at runtime -1 */
+	bool agrees;		/* with the prediction */
+	char evidence[320];
+};
+
+void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m);
+enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t period_us);
+const char *regime_name(enum regime r);
+/* "classic,fair-server-only", or "any" for REGIMES_ANY. */
+const char *regime_mask_names(unsigned mask, char *buf, size_t len);
+/* Judges the probe's figures against the model; fills throttle_seen, fair_server_seen, agrees. */
+void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
+json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);
+
+#endif

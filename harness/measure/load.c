@@ -1,0 +1,86 @@
+#include "load.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *const tools[LOAD_TOOLS] = {
+	[LOAD_NONE] = "none", [LOAD_HACKBENCH] = "hackbench", [LOAD_STRESS_NG] = "stress-ng",
+};
+static const char *const packages[LOAD_TOOLS] = {
+	[LOAD_HACKBENCH] = "rt-tests", [LOAD_STRESS_NG] = "stress-ng",
+};
+
+int load_tool_find(const char *name)
+{
+	for (int t = 0; t < LOAD_TOOLS; t++)
+		if (!strcmp(name, tools[t]))
+			return t;
+	return -1;
+}
+
+const char *load_tool_name(int tool)
+{
+	return tool >= 0 && tool < LOAD_TOOLS ? tools[tool] : "?";
+}
+
+const char *load_tool_names(void)
+{
+	return "hackbench, stress-ng, none";
+}
+
+int load_tool_for(const struct run_options *opt, const struct scenario *s, enum cpu_placement *where)
+{
+	*where = opt->load_tool >= 0 ? CPU_OTHER : s->load_cpu;
+	return opt->load_tool >= 0 ? opt->load_tool : s->load_tool;
+}
+
+int load_check_tools(const struct run_options *opt)
+{
+	for (int i = 0; i < opt->scenario_count; i++) {
+		enum cpu_placement where;
+		int tool = load_tool_for(opt, opt->scenario[i], &where);
+		const char *origin = opt->load_tool >= 0 ? "--load" : opt->scenario[i]->source;
+
+		if (tool == LOAD_NONE)
+			continue;
+		if (!program_on_path(tools[tool])) {
+			fprintf(stderr, "rtthrottle run: %s %s: the program %s is not installed (not found on PATH; Debian package %s)\n",
+				origin, tools[tool], tools[tool], packages[tool]);
+			return EXIT_USAGE;
+		}
+		if (where == CPU_OTHER && cpus_online_count() < 2) {
+			fprintf(stderr, "rtthrottle run: %s %s: no online CPU but the measured one to put the load on\n",
+				origin, tools[tool]);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+void load_metrics_json(json_object *obj, const struct task_record *rec)
+{
+	const struct external_stats *x = &rec->u.external;
+
+	json_object_object_add(obj, "tool", json_object_new_string(load_tool_name(rec->config.load_tool)));
+	json_object_object_add(obj, "command", json_object_new_string(x->command));
+	json_object_object_add(obj, "cpus", json_object_new_string(x->cpus));
+	json_object_object_add(obj, "runs", json_object_new_int64((int64_t)x->runs));
+	json_object_object_add(obj, "runs_completed", json_object_new_int64((int64_t)x->runs_done));
+	if (rec->config.load_tool == LOAD_HACKBENCH)
+		json_object_object_add(obj, "hackbench_time_s", json_object_new_double(x->reported));
+	else
+		json_object_object_add(obj, "bogo_ops", json_object_new_double(x->reported));
+	json_object_object_add(obj, "cpu_s", json_object_new_double(rec->rusage_cpu_ns / 1e9));
+}
+
+void load_note_run(json_object *root, const struct run_options *opt)
+{
+	json_object *run;
+
+	if (opt->load_tool >= 0 && json_object_object_get_ex(root, "run", &run))
+		json_object_object_add(run, "load", json_object_new_string(tools[opt->load_tool]));
+}

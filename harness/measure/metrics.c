@@ -1,0 +1,385 @@
+#include "metrics.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "latency.h"
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double median(double *values, int count)
+{
+	if (count <= 0)
+		return 0;
+	qsort(values, (size_t)count, sizeof(*values), compare_double);
+	return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}
+
+static void throttle_stats(const struct task_record *rec, double threshold_us, struct task_metrics *m)
+{
+	const struct gap_stats *g = &rec->gaps;
+	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
+	const struct gap_event *first = NULL, *last = NULL, *first_cut = NULL, *last_cut = NULL;
+	int n = 0, k = 0, k_lens = 0, n_cut = 0;
+
+	for (uint32_t i = 0; i < g->long_stored; i++) {
+		const struct gap_event *e = &g->long_gaps[i];
+
+		if (e->len_ns / 1000.0 < threshold_us)
+			continue;
+		/*
+		 * A gap still open at the window end was ended by the window (its CFS tasks stopped
+		 * there, and the CPU went back to RT): neither its length nor its end is the kernel's.
+		 */
+		if (rec->config.window_ns && e->start_ns + e->len_ns >= rec->config.window_ns)
+			continue;
+		/* Ends, not starts: the kernel's period timer ends a throttle; a tick starts it. */
+		if (last) {
+			cycles[k] = (double)(e->cpu_ns - last->cpu_ns) / 1000.0;
+			intervals[k++] = (double)(e->start_ns + e->len_ns - last->start_ns - last->len_ns) / 1000.0;
+		}
+		if (!first)
+			first = e;
+		last = e;
+		/* A gap from the window's first instant was cut by the window: no length to judge. */
+		if (e->start_ns > 0) {
+			lens[k_lens++] = (double)e->len_ns / 1000.0;
+			if (!first_cut)
+				first_cut = e;
+			last_cut = e;
+			n_cut++;
+		}
+		n++;
+	}
+	m->throttle_events = (uint64_t)n;
+	m->throttle_gap_median_us = median(lens, k_lens);
+	m->throttle_interval_us = median(intervals, k);
+	m->throttle_cycle_cpu_us = median(cycles, k);
+	m->cpu_share_periods = m->periods_span_s = 0;
+	/*
+	 * A victim's long gaps are the RT tasks' runs. Those start when the period timer
+	 * unthrottles RT, while they end when RT's runtime runs out, which in a window's first
+	 * period depends on what RT ran before it: so a victim's whole periods run from gap start
+	 * to gap start. It does not run in its gaps, so its CPU time at a gap's end is that at the
+	 * gap's start.
+	 */
+	if (rec->config.role == ROLE_VICTIM) {
+		if (n_cut >= 2) {
+			uint64_t span = last_cut->start_ns - first_cut->start_ns;
+
+			m->periods_span_s = span / 1e9;
+			m->cpu_share_periods = (double)(last_cut->cpu_ns - first_cut->cpu_ns) / (double)span;
+		}
+	} else if (n >= 2) {
+		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
+
+		m->periods_span_s = span / 1e9;
+		m->cpu_share_periods = (double)(last->cpu_ns - first->cpu_ns) / (double)span;
+	}
+}
+
+void metrics_compute(const struct task_record *rec, double throttle_threshold_us, struct task_metrics *m)
+{
+	const struct gap_stats *g = &rec->gaps;
+	uint64_t window_ns = rec->last_ns > rec->first_ns ? rec->last_ns - rec->first_ns : 1;
+
+	m->window_s = (double)window_ns / 1e9;
+	m->cpu_share = (double)rec->cpu_ns / (double)window_ns;
+	m->loops = rec->iterations;
+	m->gap_count = g->count;
+	m->gap_total_us = (double)g->total_ns / 1000.0;
+	m->gap_max_us = (double)g->max_ns / 1000.0;
+	m->throttle_threshold_us = throttle_threshold_us;
+	m->loop_ns = rec->iterations ? (double)rec->cpu_ns / (double)rec->iterations : 0;
+	throttle_stats(rec, throttle_threshold_us, m);
+}
+
+json_object *gap_hist_to_json(const struct gap_stats *g)
+{
+	json_object *hist = json_object_new_object();
+
+	for (int i = 0; i < GAP_HIST_BUCKETS; i++) {
+		char key[24];
+
+		if (!g->hist[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu", 1ull << i);
+		json_object_object_add(hist, key, json_object_new_int64((int64_t)g->hist[i]));
+	}
+	return hist;
+}
+
+static json_object *events_to_json(const struct gap_event *events)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < LONGEST_GAPS && events[i].len_ns; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "at_ms", json_object_new_double(events[i].start_ns / 1e6));
+		json_object_object_add(e, "len_us", json_object_new_double(events[i].len_ns / 1e3));
+		json_object_array_add(arr, e);
+	}
+	return arr;
+}
+
+static void add_double(json_object *obj, const char *key, double v)
+{
+	json_object_object_add(obj, key, json_object_new_double(v));
+}
+
+static void add_int(json_object *obj, const char *key, uint64_t v)
+{
+	json_object_object_add(obj, key, json_object_new_int64((int64_t)v));
+}
+
+/* Throttle events of a burst hog inside and outside its bursts (see workloads/burst_hog.c). */
+static void burst_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	const uint64_t every = rec->config.burst_every_ns, burst = rec->config.burst_ns;
+	const uint64_t window = rec->config.window_ns;
+	uint64_t inside = 0, outside = 0, bursts = 0;
+
+	if (!every)
+		return;
+	for (uint64_t t = every / 2; t < window; t += every)
+		bursts++;
+	for (uint32_t i = 0; i < rec->gaps.long_stored; i++) {
+		const struct gap_event *e = &rec->gaps.long_gaps[i];
+		uint64_t phase = e->start_ns % every;
+
+		if (e->len_ns / 1000.0 < m->throttle_threshold_us)
+			continue;
+		if (phase >= every / 2 && phase <= every / 2 + burst)
+			inside++;
+		else
+			outside++;
+	}
+	add_int(obj, "bursts", bursts);
+	add_int(obj, "throttle_events_in_bursts", inside);
+	add_int(obj, "throttle_events_outside_bursts", outside);
+}
+
+/* Spinners (hog, victim, noise, burst hog): CPU share, gaps, throttle or starvation events. */
+static void spinner_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	bool hog = rec->config.role == ROLE_HOG || rec->config.role == ROLE_BURST_HOG;
+
+	add_double(obj, "cpu_share", m->cpu_share);
+	/* The same window by the scheduler's own accounting (/proc/thread-self/schedstat). */
+	if (rec->schedstat_end_ns > rec->schedstat_begin_ns && rec->schedstat_begin_ns && m->window_s > 0)
+		add_double(obj, "schedstat_share",
+			   (double)(rec->schedstat_end_ns - rec->schedstat_begin_ns) / (m->window_s * 1e9));
+	/* Metrics that were not measurable are left out, so no check judges a placeholder. */
+	if (m->periods_span_s > 0) {
+		add_double(obj, "cpu_share_periods", m->cpu_share_periods);
+		add_double(obj, "periods_span_s", m->periods_span_s);
+	}
+	add_int(obj, "loops", m->loops);
+	add_double(obj, "loop_ns", m->loop_ns);
+	add_double(obj, "gap_threshold_us", rec->config.gap_threshold_ns / 1e3);
+	add_int(obj, "gap_count", m->gap_count);
+	add_double(obj, "gap_total_us", m->gap_total_us);
+	add_double(obj, hog ? "gap_max_us" : "starvation_max_us", m->gap_max_us);
+	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&rec->gaps));
+	json_object_object_add(obj, "longest_gaps", events_to_json(rec->gaps.longest));
+	add_double(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us", m->throttle_threshold_us);
+	add_int(obj, hog ? "throttle_events" : "starvation_events", m->throttle_events);
+	if (m->throttle_gap_median_us > 0)
+		add_double(obj, hog ? "throttle_gap_median_us" : "starvation_median_us", m->throttle_gap_median_us);
+	if (hog && m->throttle_interval_us > 0)
+		add_double(obj, "throttle_interval_us", m->throttle_interval_us);
+	if (hog && m->throttle_cycle_cpu_us > 0)
+		add_double(obj, "throttle_cycle_cpu_us", m->throttle_cycle_cpu_us);
+	if (hog)
+		add_int(obj, "long_gaps_dropped", rec->gaps.long_total - rec->gaps.long_stored);
+	if (rec->config.role == ROLE_BURST_HOG)
+		burst_json(obj, rec, m);
+}
+
+json_object *latency_to_json(const struct latency_stats *s)
+{
+	json_object *obj = json_object_new_object(), *hist = json_object_new_object();
+
+	add_int(obj, "samples", s->count);
+	if (!s->count)
+		return json_object_put(hist), obj;
+	add_double(obj, "min", s->min_ns / 1e3);
+	add_double(obj, "avg", (double)s->sum_ns / (double)s->count / 1e3);
+	add_double(obj, "p50", latency_percentile_us(s, 0.50));
+	add_double(obj, "p99", latency_percentile_us(s, 0.99));
+	add_double(obj, "p999", latency_percentile_us(s, 0.999));
+	add_double(obj, "max", s->max_ns / 1e3);
+	/* Non-empty buckets keyed by their lower bound in us. */
+	for (int us = 0; us < LATENCY_LINEAR_US; us++)
+		if (s->linear[us]) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%d", us);
+			add_int(hist, key, s->linear[us]);
+		}
+	for (int b = 0; b < LATENCY_LOG_BUCKETS; b++)
+		if (s->log[b]) {
+			char key[24];
+
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)LATENCY_LINEAR_US << b);
+			add_int(hist, key, s->log[b]);
+		}
+	json_object_object_add(obj, "hist", hist);
+	json_object_object_add(obj, "worst", events_to_json(s->worst));
+	return obj;
+}
+
+static void periodic_json(json_object *obj, const struct task_record *rec)
+{
+	const struct periodic_stats *p = &rec->u.periodic;
+	json_object *cpus = json_object_new_array();
+
+	add_int(obj, "jobs", p->jobs);
+	add_int(obj, "deadline_misses", p->deadline_misses);
+	add_int(obj, "throttled_misses", p->throttled_misses);
+	add_int(obj, "overrun_misses", p->overrun_misses);
+	add_int(obj, "inherited_misses", p->inherited_misses);
+	add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
+	add_int(obj, "preempted_jobs", p->preempted_jobs);
+	add_int(obj, "preemptions", p->preemptions);
+	add_double(obj, "max_response_us", p->max_response_ns / 1e3);
+	add_int(obj, "work_loops", rec->config.work_loops);
+	add_double(obj, "job_cpu_requested_us", rec->config.work_cpu_ns / 1e3);
+	if (p->jobs)
+		add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
+	/* The loop's speed in this window, beside the calibration's: the machine's drift. */
+	if (p->work_cpu_ns)
+		add_double(obj, "loops_per_cpu_us", (double)rec->iterations / (p->work_cpu_ns / 1e3));
+	json_object_object_add(obj, "response_us", latency_to_json(&p->response));
+	for (int c = 0; c < 32; c++)
+		if (p->cpus_seen & 1u << c)
+			json_object_array_add(cpus, json_object_new_int(c));
+	json_object_object_add(obj, "cpus", cpus);
+}
+
+static void admin_json(json_object *obj, const struct task_record *rec)
+{
+	const struct admin_stats *a = &rec->u.admin;
+
+	add_double(obj, "decided_ms", a->decided_ns / 1e6);
+	add_int(obj, "recovered", a->gone_ns > 0);
+	if (a->gone_ns > 0)
+		add_double(obj, "recovery_ms", (a->gone_ns - a->decided_ns) / 1e6);
+	add_int(obj, "kill_exit_status", WIFEXITED(a->kill_status) ? (uint64_t)WEXITSTATUS(a->kill_status) : 255);
+}
+
+/* Each invalid write with what the kernel did; refused = EINVAL with the value unchanged. */
+static void invalid_writes_json(json_object *obj, const struct task_record *rec)
+{
+	const struct invalid_write_stats *st = &rec->u.invalid;
+	json_object *writes = json_object_new_array();
+	uint64_t refused = 0, accepted = 0, other = 0;
+
+	for (int i = 0; i < st->tried && i < INVALID_WRITES_MAX; i++) {
+		const struct invalid_write *w = &st->write[i];
+		json_object *o = json_object_new_object();
+		bool taken = !w->error || w->after != w->before;
+		const char *name = w->error ? strerrorname_np(w->error) : NULL;
+
+		accepted += taken;
+		refused += !taken && w->error == EINVAL;
+		other += !taken && w->error != EINVAL;
+		json_object_object_add(o, "file", json_object_new_string(w->file));
+		json_object_object_add(o, "value", json_object_new_int64(w->value));
+		json_object_object_add(o, "invalid_because", json_object_new_string(w->why));
+		json_object_object_add(o, "before", json_object_new_int64(w->before));
+		json_object_object_add(o, "after", json_object_new_int64(w->after));
+		json_object_object_add(o, "result", json_object_new_string(!w->error ? "accepted" : name ? name : "error"));
+		if (w->undone)
+			json_object_object_add(o, "put_back", json_object_new_boolean(w->undone > 0));
+		json_object_array_add(writes, o);
+	}
+	add_int(obj, "tried", (uint64_t)st->tried);
+	add_int(obj, "refused", refused);
+	add_int(obj, "accepted", accepted);
+	add_int(obj, "other_errors", other);
+	json_object_object_add(obj, "writes", writes);
+}
+
+/* How a task ended, when the harness reaped it: killed tasks keep their partial figures. */
+static void exit_json(json_object *obj, const struct task_record *rec)
+{
+	/* The kernel never let this RT task run again after the window: the harness moved it to CFS. */
+	if (rec->demoted_ns)
+		add_double(obj, "demoted_after_end_ms", rec->demoted_ns / 1e6);
+	if (WIFSIGNALED(rec->exit_status)) {
+		json_object_object_add(obj, "killed_by", json_object_new_string(strsignal(WTERMSIG(rec->exit_status))));
+		add_int(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
+		add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
+	}
+	if (rec->config.rttime_soft_us) {
+		add_double(obj, "rttime_soft_ms", rec->config.rttime_soft_us / 1e3);
+		add_double(obj, "rttime_hard_ms", rec->config.rttime_hard_us / 1e3);
+		if (rec->u.rlimit.sigxcpu_cpu_ns)
+			add_double(obj, "sigxcpu_cpu_ms", rec->u.rlimit.sigxcpu_cpu_ns / 1e6);
+	}
+}
+
+/* The writer the table names for this role, or NULL. */
+static role_metrics_writer *writer_for(enum task_role role, const struct role_metrics *roles)
+{
+	for (; roles && roles->write; roles++)
+		if (roles->role == role)
+			return roles->write;
+	return NULL;
+}
+
+/* The metrics of the roles metrics.c knows itself. */
+static void builtin_role_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	switch (rec->config.role) {
+	case ROLE_PROBE:
+		add_double(obj, "cpu_share", m->cpu_share);
+		add_int(obj, "wakeups", rec->iterations);
+		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+		break;
+	case ROLE_KERNEL_WORK:
+		add_int(obj, "completions", rec->iterations);
+		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+		break;
+	case ROLE_PERIODIC:
+		/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
+		add_double(obj, "cpu_share", m->cpu_share);
+		periodic_json(obj, rec);
+		break;
+	case ROLE_ADMIN:
+		admin_json(obj, rec);
+		break;
+	case ROLE_INVALID_WRITES:
+		invalid_writes_json(obj, rec);
+		break;
+	default:
+		spinner_json(obj, rec, m);
+		break;
+	}
+}
+
+json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m,
+			     const struct role_metrics *roles)
+{
+	json_object *obj = json_object_new_object();
+	role_metrics_writer *write = writer_for(rec->config.role, roles);
+
+	add_double(obj, "window_s", m->window_s);
+	if (write)
+		write(obj, rec);
+	else
+		builtin_role_json(obj, rec, m);
+	exit_json(obj, rec);
+	return obj;
+}

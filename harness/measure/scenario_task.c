@@ -1,0 +1,20 @@
+#include "scenario_task.h"
+
+#include <string.h>
+
+int scenario_task_index(const struct scenario *s, const char *name)
+{
+	for (int i = 0; i < s->task_count; i++)
+		if (!strcmp(s->tasks[i].name, name))
+			return i;
+	return -1;
+}
+
+double scenario_param(const struct scenario_task *t, const char *name, double fallback)
+{
+	json_object *v;
+
+	if (!t->params || !json_object_object_get_ex(t->params, name, &v) || json_object_is_type(v, json_type_string))
+		return fallback;
+	return json_object_get_double(v);
+}

@@ -1,0 +1,15 @@
+/*
+ * A scenario's tasks looked up: by name, and their numeric params. Below the loader
+ * (judge/scenario.c) because the role files (cyclictest.c), the judge and the run all read them.
+ */
+#ifndef RTT_SCENARIO_TASK_H
+#define RTT_SCENARIO_TASK_H
+
+#include "scenario.h"
+
+/* The index of the task called `name`, or -1. */
+int scenario_task_index(const struct scenario *s, const char *name);
+/* A task parameter, or `fallback` when absent. */
+double scenario_param(const struct scenario_task *t, const char *name, double fallback);
+
+#endif

@@ -1,0 +1,333 @@
+#include "trace.h"
+#include "sysinfo.h"
+#include "trace_backend.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+#define TRACEFS_DEBUGFS_DIR "/sys/kernel/debug/tracing"	/* where older setups have it */
+#define MOUNT_MARKER "tracefs-mounted"	/* in the state folder: "<pid> <dir>" of the run that mounted */
+#define TRACE_CPUS_MAX 64
+/*
+ * Buffer per traced CPU: a 1 kHz probe switches 2000 times a second (in and out), kernel threads
+ * add a few hundred; 5000 a second leaves room. A sched_switch record is 64 bytes, 80 with its
+ * header and the page headers. Two seconds more cover the setup before the window and the reap.
+ */
+#define SWITCHES_PER_S 5000
+#define EVENT_BYTES 80
+#define BUFFER_KB_MAX (64 * 1024)
+#define PF_KTHREAD 0x00200000u
+
+struct trace_session {
+	struct recorder *rec;
+	char reason[320];	/* why nothing is recorded; empty when recording */
+	char dir[PATH_MAX], name[48], cpu_list[256];
+	bool mounted;		/* this session mounted tracefs at dir */
+	int cpus[TRACE_CPUS_MAX], ncpus;
+	size_t buffer_kb;
+	bool armed;
+	char arm_error[320];	/* why this case's recording failed */
+};
+
+static const char *marker_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", state_dir(), MOUNT_MARKER);
+	return buf;
+}
+
+/* Where tracefs is mounted, or mounts it at TRACEFS_DIR (remembered in the marker first). */
+static bool find_or_mount(struct trace_session *t)
+{
+	char marker[PATH_MAX], text[PATH_MAX + 16];
+	int err;
+
+	if (sysinfo_mounted_at(TRACEFS_DIR, "tracefs") || sysinfo_mounted_at(TRACEFS_DEBUGFS_DIR, "tracefs")) {
+		snprintf(t->dir, sizeof(t->dir), "%s",
+			 sysinfo_mounted_at(TRACEFS_DIR, "tracefs") ? TRACEFS_DIR : TRACEFS_DEBUGFS_DIR);
+		return true;
+	}
+	/* The marker before the mount: whoever finds it after a crash unmounts what it names. */
+	snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), TRACEFS_DIR);
+	err = write_file_atomic(marker_path(marker, sizeof(marker)), text, strlen(text));
+	if (err) {
+		snprintf(t->reason, sizeof(t->reason), "cannot record the tracefs mount in %.200s: %s", marker, strerror(err));
+		return false;
+	}
+	if (mount("tracefs", TRACEFS_DIR, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+		snprintf(t->reason, sizeof(t->reason), "tracefs is not mounted and mounting it at %s failed: %s",
+			 TRACEFS_DIR, strerror(errno));
+		unlink(marker);
+		return false;
+	}
+	snprintf(t->dir, sizeof(t->dir), "%s", TRACEFS_DIR);
+	t->mounted = true;
+	return true;
+}
+
+static void unmount_ours(struct trace_session *t)
+{
+	char marker[PATH_MAX];
+
+	if (!t->mounted)
+		return;
+	if (umount(t->dir))
+		fprintf(stderr, "rtthrottle: warning: cannot unmount tracefs at %s (mounted by this run): %s\n", t->dir,
+			strerror(errno));
+	else
+		unlink(marker_path(marker, sizeof(marker)));
+	t->mounted = false;
+}
+
+struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus)
+{
+	static struct trace_session session;
+	struct trace_session *t = &session;
+	size_t used = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->ncpus = ncpus < TRACE_CPUS_MAX ? ncpus : TRACE_CPUS_MAX;
+	memcpy(t->cpus, cpus, sizeof(int) * (size_t)t->ncpus);
+	for (int i = 0; i < t->ncpus && used < sizeof(t->cpu_list); i++)
+		used += (size_t)snprintf(t->cpu_list + used, sizeof(t->cpu_list) - used, "%s%d", i ? "," : "", cpus[i]);
+	if (!wanted) {
+		snprintf(t->reason, sizeof(t->reason), "--no-trace");
+		return t;
+	}
+	if (!recorder_built_in(t->reason, sizeof(t->reason)) || !find_or_mount(t))
+		return t;
+	snprintf(t->name, sizeof(t->name), "rtthrottle-%d", (int)getpid());
+	t->rec = recorder_open(t->dir, t->name, t->cpu_list, t->reason, sizeof(t->reason));
+	if (!t->rec)
+		unmount_ours(t);
+	return t;
+}
+
+void trace_close(struct trace_session *t)
+{
+	if (!t)
+		return;
+	recorder_close(t->rec);
+	t->rec = NULL;
+	unmount_ours(t);
+}
+
+int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s)
+{
+	int hog = -1;
+	size_t kb;
+
+	t->armed = false;
+	t->arm_error[0] = '\0';
+	for (int i = 0; i < count && hog < 0; i++)
+		if ((tasks[i].role == ROLE_HOG || tasks[i].role == ROLE_BURST_HOG) && tasks[i].cpu == cpu)
+			hog = i;
+	if (hog < 0 || !t->rec)
+		return hog;
+	kb = (size_t)((window_s + 2) * SWITCHES_PER_S * EVENT_BYTES / 1024);
+	if (kb > BUFFER_KB_MAX)
+		kb = BUFFER_KB_MAX;
+	if (kb > t->buffer_kb)
+		t->buffer_kb = kb;
+	t->armed = recorder_start(t->rec, t->cpus, t->ncpus, t->buffer_kb, t->arm_error, sizeof(t->arm_error));
+	return hog;
+}
+
+void trace_window_end(struct trace_session *t)
+{
+	if (t && t->armed)
+		recorder_stop(t->rec);
+}
+
+/* The recorded events, with what kind of task each switch-in is. */
+struct collected {
+	struct trace_switch *ev;
+	size_t count, cap;
+	bool oom;
+	const struct window_shm *shm;
+	struct seen_pid {
+		int pid;
+		enum trace_kind kind;
+	} seen[256];
+	int seen_count;
+};
+
+/* Kernel threads by the kernel's own flag (PF_KTHREAD in /proc/PID/stat); gone: not one. */
+static bool is_kthread(int pid)
+{
+	char path[64], buf[1024], *after;
+	unsigned long flags = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!read_text_file(path, buf, sizeof(buf)) || !(after = strrchr(buf, ')')))
+		return false;
+	/* After "pid (comm)": state ppid pgrp session tty_nr tpgid flags. */
+	if (sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & PF_KTHREAD;
+}
+
+static enum trace_kind classify(struct collected *c, const struct trace_switch *ev)
+{
+	enum trace_kind kind;
+
+	if (ev->next_pid == 0)
+		return TRACE_IDLE;
+	for (int i = 0; i < c->seen_count; i++)
+		if (c->seen[i].pid == ev->next_pid)
+			return c->seen[i].kind;
+	kind = is_kthread(ev->next_pid) ? TRACE_KTHREAD : ev->next_prio < 100 ? TRACE_RT : TRACE_CFS;
+	if (c->seen_count < (int)(sizeof(c->seen) / sizeof(c->seen[0])))
+		c->seen[c->seen_count++] = (struct seen_pid){ ev->next_pid, kind };
+	return kind;
+}
+
+static void collect(void *ctx, const struct trace_switch *ev)
+{
+	struct collected *c = ctx;
+	struct trace_switch *e;
+
+	if (c->oom)
+		return;
+	if (c->count == c->cap) {
+		size_t bigger = c->cap ? c->cap * 2 : 4096;
+		struct trace_switch *p = realloc(c->ev, bigger * sizeof(*p));
+
+		if (!p) {
+			c->oom = true;
+			return;
+		}
+		c->ev = p;
+		c->cap = bigger;
+	}
+	e = &c->ev[c->count++];
+	*e = *ev;
+	e->next_kind = classify(c, ev);
+	for (int i = 0; i < c->shm->task_count; i++)
+		if (c->shm->task[i].pid == ev->next_pid)
+			snprintf(e->next_task, sizeof(e->next_task), "%s", c->shm->task[i].config.name);
+}
+
+static int earlier(const void *a, const void *b)
+{
+	const struct trace_switch *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
+	return (x > y) - (x < y);	/* qsort is not stable: keep the per-CPU order of equal times */
+}
+
+static json_object *skipped(const char *reason)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "status", json_object_new_string("skipped"));
+	json_object_object_add(obj, "reason", json_object_new_string(reason));
+	return obj;
+}
+
+json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
+			     double throttle_threshold_us)
+{
+	struct collected c = { .shm = shm };
+	struct trace_input in = {
+		.hog_pid = hog >= 0 ? shm->task[hog].pid : -1, .cpu = hog >= 0 ? shm->task[hog].config.cpu : -1,
+		.start_ns = shm->start_ns, .end_ns = shm->end_ns, .throttle_threshold_us = throttle_threshold_us,
+	};
+	struct trace_summary sum;
+	struct trace_gap *gaps = NULL;
+	json_object *obj, *cpus;
+	uint64_t lost = 0;
+	char why[320];
+	size_t n;
+
+	if (!t->rec)
+		return skipped(t->reason);
+	if (hog < 0)
+		return skipped("no hog on the measured CPU");
+	if (!t->armed)
+		return skipped(t->arm_error);
+	t->armed = false;
+	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
+		free(c.ev);
+		return skipped(c.oom ? "out of memory reading the trace" : why);
+	}
+	/* libtracefs hands the events CPU by CPU: one timeline for the analysis. */
+	qsort(c.ev, c.count, sizeof(c.ev[0]), earlier);
+	in.ev = c.ev;
+	in.count = c.count;
+	n = trace_gaps_find(&in, &gaps, &sum);
+	free(c.ev);
+	if (n == (size_t)-1)
+		return skipped("out of memory analysing the trace");
+	obj = json_object_new_object();
+	cpus = json_object_new_array();
+	for (int i = 0; i < t->ncpus; i++)
+		json_object_array_add(cpus, json_object_new_int(t->cpus[i]));
+	json_object_object_add(obj, "status", json_object_new_string("recorded"));
+	json_object_object_add(obj, "tracing_dir", json_object_new_string(t->dir));
+	json_object_object_add(obj, "instance", json_object_new_string(t->name));
+	json_object_object_add(obj, "cpus", cpus);
+	json_object_object_add(obj, "buffer_kb", json_object_new_int64((int64_t)t->buffer_kb));
+	json_object_object_add(obj, "task", json_object_new_string(shm->task[hog].config.name));
+	json_object_object_add(obj, "pid", json_object_new_int(in.hog_pid));
+	json_object_object_add(obj, "events_lost", json_object_new_int64((int64_t)lost));
+	trace_gaps_to_json(obj, &in, gaps, n, &sum);
+	free(gaps);
+	return obj;
+}
+
+/* A run's pid that no longer has its process (or is the one known dead). */
+static bool owner_gone(int pid, pid_t dead)
+{
+	return pid > 0 && (pid == dead || (kill(pid, 0) && errno == ESRCH));
+}
+
+static void remove_stale_instances(const char *dir, pid_t dead)
+{
+	char path[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid;
+		char rest;
+
+		if (sscanf(e->d_name, "rtthrottle-%d%c", &pid, &rest) != 1 || !owner_gone(pid, dead))
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
+			fprintf(stderr, "rtthrottle: removed tracefs instance %s/%s, left by a run that died\n", path, e->d_name);
+	}
+	closedir(d);
+}
+
+void trace_remove_stale(pid_t dead)
+{
+	char marker[PATH_MAX], text[PATH_MAX + 16], dir[PATH_MAX];
+	int pid;
+
+	remove_stale_instances(TRACEFS_DIR, dead);
+	remove_stale_instances(TRACEFS_DEBUGFS_DIR, dead);
+	if (!read_text_file(marker_path(marker, sizeof(marker)), text, sizeof(text)) ||
+	    sscanf(text, "%d %4095s", &pid, dir) != 2 || !owner_gone(pid, dead))
+		return;
+	if (sysinfo_mounted_at(dir, "tracefs") && umount(dir)) {
+		fprintf(stderr, "rtthrottle: warning: cannot unmount tracefs at %s, mounted by run %d that died: %s\n", dir,
+			pid, strerror(errno));
+		return;
+	}
+	unlink(marker);
+	fprintf(stderr, "rtthrottle: unmounted tracefs at %s, mounted by run %d that died\n", dir, pid);
+}

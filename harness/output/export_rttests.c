@@ -1,0 +1,165 @@
+/*
+ * The probes' wake-up latencies in the layout of `cyclictest --json` (rt-tests 2.x), so parsers
+ * of rt-tests results read them: every probe task of every result is one "thread" with
+ * histogram (us -> count), cycles, min, max, avg, cpu, node, beside cyclictest's top-level fields.
+ * As with `cyclictest -h 2000`, the histogram holds latencies below 2000 us (the results keep 1 us
+ * buckets there) and longer ones count only in cycles and max; their coarse log2 buckets and
+ * what each thread was are under the extra top-level key "rtthrottle".
+ */
+#include "export.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HISTOGRAM_LIMIT_US 2000	/* results/README.md: 1 us buckets below it, log2 above */
+
+/* "2026-12-03T09:18:58Z" -> "Thu, 03 Dec 2026 09:18:58 +0000", as cyclictest writes times. */
+static json_object *rfc2822(const char *iso)
+{
+	struct tm tm = { 0 };
+	char buf[64];
+	const char *end = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	time_t t;
+
+	if (!end || *end)
+		return json_object_new_string(iso ? iso : "");
+	t = timegm(&tm);
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+	return json_object_new_string(buf);
+}
+
+/* The NUMA node holding a CPU, from the system block; 0 when unknown (one node). */
+static int node_of(json_object *root, int cpu)
+{
+	json_object *nodes = export_get(export_get(export_get(root, "system"), "numa"), "nodes");
+	size_t n = json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *node = json_object_array_get_idx(nodes, i), *cpus = export_get(node, "cpus");
+
+		for (size_t c = 0; json_object_is_type(cpus, json_type_array) && c < json_object_array_length(cpus); c++)
+			if (json_object_get_int(json_object_array_get_idx(cpus, c)) == cpu)
+				return (int)export_number(node, "node");
+	}
+	return 0;
+}
+
+static json_object *sysinfo_of(json_object *root)
+{
+	json_object *system = export_get(root, "system"), *kernel = export_get(system, "kernel"),
+		    *obj = json_object_new_object();
+
+	json_object_object_add(obj, "sysname", json_object_new_string("Linux"));
+	json_object_object_add(obj, "nodename", json_object_new_string(export_string(system, "host", "unknown")));
+	json_object_object_add(obj, "release", json_object_new_string(export_string(kernel, "release", "unknown")));
+	json_object_object_add(obj, "version", json_object_new_string(export_string(kernel, "version", "unknown")));
+	json_object_object_add(obj, "machine", json_object_new_string(export_string(kernel, "machine", "unknown")));
+	/* cyclictest: 1 on a PREEMPT_RT kernel (/sys/kernel/realtime). */
+	json_object_object_add(obj, "realtime",
+			       json_object_new_int(!strcmp(export_string(kernel, "preempt_model", ""), "rt")));
+	return obj;
+}
+
+/* Splits the results' histogram: 1 us buckets into `histogram`, the coarse ones into `over`. */
+static void split_histogram(json_object *hist, json_object *histogram, json_object *over)
+{
+	if (!json_object_is_type(hist, json_type_object))
+		return;
+	json_object_object_foreach(hist, key, count) {
+		char *end;
+		long us = strtol(key, &end, 10);
+
+		if (*end || us < 0 || !json_object_is_type(count, json_type_int))
+			continue;
+		json_object_object_add(us < HISTOGRAM_LIMIT_US ? histogram : over, key,
+				       json_object_new_int64(json_object_get_int64(count)));
+	}
+}
+
+/* One probe as a cyclictest thread; NULL when it has no samples. */
+static json_object *thread_of(json_object *root, json_object *task, json_object *over)
+{
+	json_object *lat = export_get(export_get(task, "metrics"), "latency_us"), *thread, *histogram;
+	double samples = export_number(lat, "samples"), cpu = export_number(task, "cpu");
+
+	if (!isfinite(samples) || samples < 1 || !isfinite(export_number(lat, "max")))
+		return NULL;
+	thread = json_object_new_object();
+	histogram = json_object_new_object();
+	split_histogram(export_get(lat, "hist"), histogram, over);
+	json_object_object_add(thread, "histogram", histogram);
+	json_object_object_add(thread, "cycles", json_object_new_int64((int64_t)samples));
+	/* cyclictest reports whole microseconds, truncated, and the mean to two decimals. */
+	json_object_object_add(thread, "min", json_object_new_int64((int64_t)floor(export_number(lat, "min"))));
+	json_object_object_add(thread, "max", json_object_new_int64((int64_t)floor(export_number(lat, "max"))));
+	json_object_object_add(thread, "avg", json_object_new_double(round(export_number(lat, "avg") * 100) / 100));
+	json_object_object_add(thread, "cpu", json_object_new_int(isfinite(cpu) ? (int)cpu : -1));
+	json_object_object_add(thread, "node", json_object_new_int(isfinite(cpu) && cpu >= 0 ? node_of(root, (int)cpu) : -1));
+	return thread;
+}
+
+static json_object *label_of(json_object *result, json_object *task, int max_rep, json_object *over)
+{
+	json_object *label = json_object_new_object();
+	char name[256];
+
+	export_case_name(result, max_rep, name, sizeof(name));
+	json_object_object_add(label, "case", json_object_new_string(name));
+	json_object_object_add(label, "task", json_object_new_string(export_string(task, "name", "probe")));
+	json_object_object_add(label, "sched_policy", json_object_new_string(export_string(task, "sched_policy", "")));
+	if (isfinite(export_number(task, "priority")))
+		json_object_object_add(label, "priority", json_object_new_int((int)export_number(task, "priority")));
+	json_object_object_add(label, "verdict", json_object_new_string(export_string(result, "verdict", "")));
+	json_object_object_add(label, "overflow_hist_us", over);
+	return label;
+}
+
+json_object *export_rttests(json_object *root)
+{
+	json_object *doc = json_object_new_object(), *threads = json_object_new_object(),
+		    *labels = json_object_new_object(), *extra = json_object_new_object(), *run = export_get(root, "run"),
+		    *results = export_get(root, "results");
+	size_t n = json_object_is_type(results, json_type_array) ? json_object_array_length(results) : 0;
+	int count = 0, max_rep = export_max_repetition(results), return_code = 0;
+	char version[64];
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *result = json_object_array_get_idx(results, i), *tasks = export_get(result, "tasks");
+
+		for (size_t t = 0; json_object_is_type(tasks, json_type_array) && t < json_object_array_length(tasks); t++) {
+			json_object *task = json_object_array_get_idx(tasks, t), *over = json_object_new_object(), *thread;
+			char id[16];
+
+			if (strcmp(export_string(task, "role", ""), "probe") || !(thread = thread_of(root, task, over))) {
+				json_object_put(over);
+				continue;
+			}
+			snprintf(id, sizeof(id), "%d", count++);
+			json_object_object_add(threads, id, thread);
+			json_object_object_add(labels, id, label_of(result, task, max_rep, over));
+			if (strcmp(export_string(result, "verdict", ""), "pass"))
+				return_code = 1;
+		}
+	}
+	snprintf(version, sizeof(version), "rtthrottle %s", RTT_VERSION);
+	json_object_object_add(doc, "file_version", json_object_new_int(1));
+	/* Spelt with the colon, as cyclictest writes these two keys. */
+	json_object_object_add(doc, "cmdline:", json_object_new_string(export_string(run, "cmdline", "")));
+	json_object_object_add(doc, "rt_test_version:", json_object_new_string(version));
+	json_object_object_add(doc, "start_time", rfc2822(export_string(run, "start", NULL)));
+	json_object_object_add(doc, "end_time", rfc2822(export_string(run, "end", export_string(run, "start", NULL))));
+	json_object_object_add(doc, "return_code", json_object_new_int(return_code));
+	json_object_object_add(doc, "sysinfo", sysinfo_of(root));
+	json_object_object_add(doc, "num_threads", json_object_new_int(count));
+	json_object_object_add(doc, "resolution_in_ns", json_object_new_int(0));
+	json_object_object_add(doc, "thread", threads);
+	json_object_object_add(extra, "run_id", json_object_new_string(export_string(run, "id", "unknown")));
+	json_object_object_add(extra, "histogram_limit_us", json_object_new_int(HISTOGRAM_LIMIT_US));
+	json_object_object_add(extra, "threads", labels);
+	json_object_object_add(doc, "rtthrottle", extra);
+	return doc;
+}

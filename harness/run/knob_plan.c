@@ -1,0 +1,148 @@
+#include "knob_plan.h"
+
+#include <stddef.h>
+
+static const char *pair_invalid(int64_t runtime, int64_t period)
+{
+	if (period <= 0)
+		return "period must be positive";
+	if (runtime < -1)
+		return "runtime below -1";
+	if (runtime > period)
+		return "runtime exceeds period";
+	return NULL;
+}
+
+const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor)
+{
+	int64_t runtime = k->value[KNOB_SYSCTL_RUNTIME], period = k->value[KNOB_SYSCTL_PERIOD];
+	const char *why = pair_invalid(runtime, period);
+
+	if (why)
+		return why;
+	if (!dl_floor_allows(floor, runtime, period))
+		return "global ratio below the deadline bandwidth already admitted";
+	if (!k->has_cgroup)
+		return NULL;
+	why = pair_invalid(k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]);
+	if (why)
+		return why;
+	if (k->value[KNOB_CGROUP_RUNTIME] == 0)
+		return "root cgroup runtime 0 would forbid all RT tasks";
+	if (knob_ratio(k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]) > knob_ratio(runtime, period))
+		return "root cgroup ratio above the global ratio";
+	return NULL;
+}
+
+/*
+ * The values a knob takes on the way, in the order they are tried: its target, -1 for the
+ * sysctl runtime (ratio 1: every cgroup ratio fits under it and no floor applies), its start.
+ */
+#define VALUES_MAX 3
+#define STATES_MAX (VALUES_MAX * 2 * 2 * 2)
+
+struct search_space {
+	int knobs;			/* 2 without the cgroup, else 4 */
+	int count[KNOB_COUNT];
+	int64_t value[KNOB_COUNT][VALUES_MAX];
+	int start_digit[KNOB_COUNT];
+};
+
+static int add_value(struct search_space *s, int id, int64_t v)
+{
+	for (int d = 0; d < s->count[id]; d++)
+		if (s->value[id][d] == v)
+			return d;
+	s->value[id][s->count[id]] = v;
+	return s->count[id]++;
+}
+
+/* A state is a mixed-radix number: one digit per knob, indexing its values. */
+static int state_of(const struct search_space *s, const int digit[KNOB_COUNT])
+{
+	int index = 0;
+
+	for (int id = s->knobs - 1; id >= 0; id--)
+		index = index * s->count[id] + digit[id];
+	return index;
+}
+
+static void digits_of(const struct search_space *s, int index, int digit[KNOB_COUNT])
+{
+	for (int id = 0; id < s->knobs; id++) {
+		digit[id] = index % s->count[id];
+		index /= s->count[id];
+	}
+}
+
+struct search_node {
+	bool seen;
+	int parent;
+	struct knob_write via;
+};
+
+/* Walks the parents back from the target; false when the path is longer than a plan holds. */
+static bool plan_from_parents(const struct search_node *node, int start, int target, struct knob_plan *plan)
+{
+	int length = 0;
+
+	for (int at = target; at != start; at = node[at].parent)
+		length++;
+	if (length > KNOB_PLAN_STEPS_MAX)
+		return false;
+	plan->count = length;
+	for (int at = target; at != start; at = node[at].parent)
+		plan->step[--length] = node[at].via;
+	return true;
+}
+
+/* Breadth-first over at most 24 states: the first path found to the target is a shortest one. */
+bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
+		    struct knob_plan *plan)
+{
+	struct search_space space = { .knobs = from->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME };
+	struct search_node node[STATES_MAX] = { { 0 } };
+	int queue[STATES_MAX], head = 0, tail = 0, start, target, zero[KNOB_COUNT] = { 0 };
+	struct knobs base = *to;
+
+	plan->count = 0;
+	if (from->has_cgroup != to->has_cgroup || knobs_invalid_reason(to, floor))
+		return false;
+	for (int id = 0; id < space.knobs; id++) {
+		add_value(&space, id, to->value[id]);
+		if (id == KNOB_SYSCTL_RUNTIME)
+			add_value(&space, id, -1);
+		space.start_digit[id] = add_value(&space, id, from->value[id]);
+	}
+	start = state_of(&space, space.start_digit);
+	target = state_of(&space, zero);
+	node[start].seen = true;
+	queue[tail++] = start;
+	while (head < tail) {
+		int at = queue[head++], digit[KNOB_COUNT];
+
+		if (at == target)
+			return plan_from_parents(node, start, target, plan);
+		digits_of(&space, at, digit);
+		for (int id = 0; id < space.knobs; id++) {
+			int kept = digit[id];
+
+			for (int d = 0; d < space.count[id]; d++) {
+				int next;
+
+				digit[id] = d;
+				next = state_of(&space, digit);
+				if (d == kept || node[next].seen)
+					continue;
+				for (int k = 0; k < space.knobs; k++)
+					base.value[k] = space.value[k][digit[k]];
+				if (knobs_invalid_reason(&base, floor))
+					continue;
+				node[next] = (struct search_node){ true, at, { id, space.value[id][d] } };
+				queue[tail++] = next;
+			}
+			digit[id] = kept;
+		}
+	}
+	return false;
+}

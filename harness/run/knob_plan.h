@@ -1,0 +1,37 @@
+/*
+ * Orders knob writes so the kernel accepts each one. The kernel checks every write:
+ * runtime <= period for each pair (or runtime -1); the root cgroup's runtime/period ratio must
+ * not exceed the global one (-1 counts as ratio 1); and a sysctl write may not set the global
+ * ratio below the deadline bandwidth already admitted (dl_floor.h). Plans come from these
+ * invariants, not from a fixed order.
+ */
+#ifndef RTT_KNOB_PLAN_H
+#define RTT_KNOB_PLAN_H
+
+#include "dl_floor.h"
+#include "knobs.h"
+
+struct knob_write {
+	enum knob_id knob;
+	int64_t value;
+};
+
+/*
+ * Each knob once, plus the sysctl runtime's detour through -1: from any valid state, -1, the
+ * sysctl period, the cgroup pair (in the order its runtime <= period allows), then the sysctl
+ * runtime reaches any valid target.
+ */
+#define KNOB_PLAN_STEPS_MAX (KNOB_COUNT + 1)
+
+struct knob_plan {
+	int count;
+	struct knob_write step[KNOB_PLAN_STEPS_MAX];
+};
+
+/* Why the kernel would refuse a state, or NULL when it accepts it. A NULL floor: none admitted. */
+const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor);
+/* Finds a shortest sequence of single writes from `from` to `to` with every step valid. */
+bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
+		    struct knob_plan *plan);
+
+#endif

@@ -1,0 +1,210 @@
+#include "knobs.h"
+#include "knob_explain.h"
+#include "knob_plan.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char sysctl_root[PATH_MAX / 2] = "/proc/sys/kernel";
+static char cgroup_root[PATH_MAX / 2] = "/sys/fs/cgroup/cpu";
+static char paths[KNOB_COUNT][PATH_MAX];
+
+static const char *const names[KNOB_COUNT] = {
+	[KNOB_SYSCTL_RUNTIME] = "sched_rt_runtime_us",
+	[KNOB_SYSCTL_PERIOD] = "sched_rt_period_us",
+	[KNOB_CGROUP_RUNTIME] = "cgroup_rt_runtime_us",
+	[KNOB_CGROUP_PERIOD] = "cgroup_rt_period_us",
+};
+
+void knobs_set_roots(const char *proc_sys_kernel, const char *cgroup_cpu)
+{
+	if (proc_sys_kernel)
+		snprintf(sysctl_root, sizeof(sysctl_root), "%s", proc_sys_kernel);
+	if (cgroup_cpu)
+		snprintf(cgroup_root, sizeof(cgroup_root), "%s", cgroup_cpu);
+}
+
+const char *knob_name(enum knob_id id)
+{
+	return names[id];
+}
+
+const char *knob_path(enum knob_id id)
+{
+	static const char *const files[KNOB_COUNT] = {
+		"sched_rt_runtime_us", "sched_rt_period_us", "cpu.rt_runtime_us", "cpu.rt_period_us",
+	};
+	const char *root = id <= KNOB_SYSCTL_PERIOD ? sysctl_root : cgroup_root;
+
+	snprintf(paths[id], sizeof(paths[id]), "%s/%s", root, files[id]);
+	return paths[id];
+}
+
+bool knobs_read(struct knobs *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int id = KNOB_SYSCTL_RUNTIME; id <= KNOB_SYSCTL_PERIOD; id++) {
+		if (!read_i64_file(knob_path(id), &out->value[id])) {
+			fprintf(stderr, "rtthrottle: cannot read %s: %s\n", knob_path(id),
+				strerror(errno ? errno : EINVAL));
+			return false;
+		}
+	}
+	out->has_cgroup = read_i64_file(knob_path(KNOB_CGROUP_RUNTIME), &out->value[KNOB_CGROUP_RUNTIME]) &&
+			  read_i64_file(knob_path(KNOB_CGROUP_PERIOD), &out->value[KNOB_CGROUP_PERIOD]);
+	if (!out->has_cgroup)
+		out->value[KNOB_CGROUP_RUNTIME] = out->value[KNOB_CGROUP_PERIOD] = 0;
+	return true;
+}
+
+bool knobs_equal(const struct knobs *a, const struct knobs *b)
+{
+	int n = a->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME;
+
+	if (a->has_cgroup != b->has_cgroup)
+		return false;
+	for (int id = 0; id < n; id++)
+		if (a->value[id] != b->value[id])
+			return false;
+	return true;
+}
+
+json_object *knobs_to_json(const struct knobs *k)
+{
+	json_object *obj = json_object_new_object();
+
+	for (int id = 0; id < KNOB_COUNT; id++) {
+		if (id >= KNOB_CGROUP_RUNTIME && !k->has_cgroup)
+			continue;
+		json_object_object_add(obj, names[id], json_object_new_int64(k->value[id]));
+	}
+	return obj;
+}
+
+bool knobs_from_json(json_object *obj, struct knobs *out)
+{
+	json_object *v;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_object_is_type(obj, json_type_object))
+		return false;
+	out->has_cgroup = json_object_object_get_ex(obj, names[KNOB_CGROUP_RUNTIME], NULL);
+	for (int id = 0; id < KNOB_COUNT; id++) {
+		if (id >= KNOB_CGROUP_RUNTIME && !out->has_cgroup)
+			continue;
+		if (!json_object_object_get_ex(obj, names[id], &v) || !json_object_is_type(v, json_type_int))
+			return false;
+		out->value[id] = json_object_get_int64(v);
+	}
+	return true;
+}
+
+json_object *knobs_read_json(void)
+{
+	struct knobs k;
+
+	return knobs_read(&k) ? knobs_to_json(&k) : NULL;
+}
+
+struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t period_us)
+{
+	struct knobs to = *from;
+
+	to.value[KNOB_SYSCTL_RUNTIME] = runtime_us;
+	to.value[KNOB_SYSCTL_PERIOD] = period_us;
+	if (to.has_cgroup) {
+		to.value[KNOB_CGROUP_RUNTIME] = runtime_us;
+		to.value[KNOB_CGROUP_PERIOD] = period_us;
+	}
+	return to;
+}
+
+static const char *likely_cause(int err, enum knob_id id, const struct dl_floor *floor, char *buf, size_t len)
+{
+	char admitted[160];
+
+	switch (err) {
+	case EINVAL:
+		return id >= KNOB_CGROUP_RUNTIME
+			       ? "the root cgroup's ratio must stay at or below the global ratio and at or above its "
+				 "child groups' sum, and runtime <= period"
+			       : "runtime must be <= period, and the global ratio at or above every cgroup's";
+	case EBUSY:
+		if (id >= KNOB_CGROUP_RUNTIME)
+			return "runtime 0 while the root group has RT tasks";
+		dl_floor_describe(floor, admitted, sizeof(admitted));
+		snprintf(buf, len, "the global ratio would fall below the deadline bandwidth already admitted (%s; "
+				   "plus any SCHED_DEADLINE tasks)", admitted);
+		return buf;
+	case EACCES:
+	case EPERM:
+		return "writing the knobs needs root (CAP_SYS_ADMIN)";
+	case EROFS:
+		return "the file system holding the knob is read-only";
+	default:
+		return "unexpected error from the kernel";
+	}
+}
+
+/* Both ways or not at all: a state the planner cannot lead back from is never entered. */
+static bool plan_both_ways(const struct knobs *now, const struct knobs *target, const struct dl_floor *floor,
+			   struct knob_plan *plan)
+{
+	struct knob_plan back;
+	char why[400], from_text[160], to_text[160];
+
+	knobs_describe(now, from_text, sizeof(from_text));
+	knobs_describe(target, to_text, sizeof(to_text));
+	if (!knob_plan_make(now, target, floor, plan)) {
+		knob_plan_refusal(now, target, floor, why, sizeof(why));
+		fprintf(stderr, "rtthrottle: no valid order of writes leads from %s to %s: %s; nothing written\n",
+			from_text, to_text, why);
+		return false;
+	}
+	if (!knob_plan_make(target, now, floor, &back)) {
+		knob_plan_refusal(target, now, floor, why, sizeof(why));
+		fprintf(stderr, "rtthrottle: %s could not be put back to %s (%s); nothing written\n", to_text,
+			from_text, why);
+		return false;
+	}
+	return true;
+}
+
+bool knobs_apply(const struct knobs *target, const struct dl_floor *floor)
+{
+	struct knobs now, expected;
+	struct knob_plan plan;
+
+	if (!knobs_read(&now) || !plan_both_ways(&now, target, floor, &plan))
+		return false;
+	expected = now;
+	for (int i = 0; i < plan.count; i++) {
+		const struct knob_write *w = &plan.step[i];
+		char text[32], cause[320];
+		int err;
+
+		snprintf(text, sizeof(text), "%" PRId64, w->value);
+		err = write_text_file(knob_path(w->knob), text);
+		if (err) {
+			fprintf(stderr, "rtthrottle: step %d of %d towards %" PRId64 "/%" PRId64 ": writing %s to %s "
+					"failed: %s (%s)\n",
+				i + 1, plan.count, target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD],
+				text, knob_path(w->knob), strerror(err),
+				likely_cause(err, w->knob, floor, cause, sizeof(cause)));
+			return false;
+		}
+		expected.value[w->knob] = w->value;
+	}
+	/* Read back: the kernel may round, refuse silently or couple the knobs. */
+	if (!knobs_read(&now) || !knobs_equal(&now, &expected)) {
+		fprintf(stderr, "rtthrottle: the knobs did not take the values written (runtime %" PRId64 " period %" PRId64 ")\n",
+			target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD]);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,636 @@
+#include "run.h"
+#include "cgroups.h"
+#include "cyclictest.h"
+#include "external.h"
+#include "guardian.h"
+#include "roles.h"
+#include "load.h"
+#include "metrics.h"
+#include "report.h"
+#include "results.h"
+#include "run_case.h"
+#include "signals.h"
+#include "state.h"
+#include "sysinfo.h"
+#include "tables.h"
+#include "trace.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HOG_PRIORITY 50
+#define CALIBRATION_SAMPLES 11	/* the first warms up and is left out */
+#define CALIBRATION_SAMPLE_US 9000.0	/* a 90% job of 10 ms */
+
+int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
+{
+	bool own = !opt->policy_count && !opt->grid.row_count;
+	int n = own ? s->policy_count : opt->policy_count;
+	const struct grid *grid = own ? &s->grid : &opt->grid;
+
+	memcpy(out, own ? s->policies : opt->policy, sizeof(*out) * (size_t)n);
+	return n + grid_policies(grid, out + n);
+}
+
+int run_planned_results(const struct run_options *opt)
+{
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	int total = 0;
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+
+		total += run_policies(opt, s, policies) * (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+	}
+	return total;
+}
+
+/* Seconds of one scenario x policy's windows and the settling after each (see run_case.c). */
+static double case_seconds(const struct run_options *opt, const struct scenario *s, const struct policy *p)
+{
+	double windows = (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+
+	return (run_window_s(opt, s, p) + run_lead_in_s(s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
+}
+
+/* Seconds of windows and settling the run plans; skipped grid cells take none. */
+static double planned_seconds(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	double total = opt->noise_s + 2 * opt->probe_s;
+	char why[256];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+
+		for (int k = 0; k < np; k++)
+			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				total += case_seconds(opt, s, &policies[k]);
+	}
+	return total;
+}
+
+/* A grid takes long: before its first window, say how many cells, which are skipped, and how long. */
+static void announce_grids(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	char why[256];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies), cells = 0, skipped = 0;
+		double seconds = 0;
+
+		for (int k = 0; k < np; k++) {
+			if (!policies[k].grid.cells)
+				continue;
+			cells++;
+			if (grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why))) {
+				skipped++;
+				progress_step("grid %s: cell %s will be skipped: %s", s->name, policies[k].name, why);
+			} else {
+				seconds += case_seconds(opt, s, &policies[k]);
+			}
+		}
+		if (cells)
+			progress_step("grid %s: %d cells (%d skipped), about %d:%02d of windows and settling", s->name,
+				      cells, skipped, (int)seconds / 60, (int)seconds % 60);
+	}
+}
+
+static bool measure_noise_floor(struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct task_config noise = run_task_config(ROLE_NOISE, "noise", opt->cpu, opt->noise_s);
+	struct task_metrics m;
+	json_object *obj;
+	char why[256];
+	enum window_status status;
+
+	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, opt->noise_s);
+	status = run_measure(ctx, NULL, &noise, 1, opt->noise_s, why, sizeof(why));
+	if (status != WINDOW_OK) {
+		fprintf(stderr, "rtthrottle: noise floor measurement failed: %s\n", why);
+		if (status == WINDOW_INTERRUPTED)
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+		return false;
+	}
+	metrics_compute(&ctx->shm->task[0], 0, &m);
+	ctx->noise = (struct noise_floor){
+		.window_s = m.window_s,
+		.gap_max_us = m.gap_max_us,
+		.loss_share = m.gap_total_us / (m.window_s * 1e6),
+		.loop_ns = m.loop_ns,
+	};
+	obj = json_object_new_object();
+	json_object_object_add(obj, "cpu", json_object_new_int(opt->cpu));
+	json_object_object_add(obj, "window_s", json_object_new_double(m.window_s));
+	json_object_object_add(obj, "gap_threshold_us", json_object_new_double(noise.gap_threshold_ns / 1e3));
+	json_object_object_add(obj, "gap_count", json_object_new_int64((int64_t)m.gap_count));
+	json_object_object_add(obj, "gap_total_us", json_object_new_double(m.gap_total_us));
+	json_object_object_add(obj, "gap_max_us", json_object_new_double(m.gap_max_us));
+	json_object_object_add(obj, "loss_share", json_object_new_double(ctx->noise.loss_share));
+	json_object_object_add(obj, "steal_us", json_object_new_double(ctx->last_steal_us));
+	json_object_object_add(obj, "loop_ns", json_object_new_double(m.loop_ns));
+	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&ctx->shm->task[0].gaps));
+	json_object_object_add(ctx->root, "noise_floor", obj);
+	ktap_diag("noise floor on CPU %d: longest gap %.0f us, %.3f%% of the time lost, %.0f ns a loop",
+		  opt->cpu, m.gap_max_us, 100 * ctx->noise.loss_share, m.loop_ns);
+	return true;
+}
+
+/* Confirms the predicted regime by behaviour: a lone hog at 950000/1000000, hog + CFS at -1. */
+static bool probe_regime(struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct task_config tasks[2] = {
+		run_task_config(ROLE_HOG, "hog", opt->cpu, opt->probe_s),
+		run_task_config(ROLE_VICTIM, "victim", opt->cpu, opt->probe_s),
+	};
+	struct policy dflt, unlimited;
+	struct task_metrics hog, victim;
+	enum window_status status;
+	char why[256];
+
+	tasks[0].sched_policy = SCHED_FIFO;
+	tasks[0].priority = HOG_PRIORITY;
+	policy_find("default", &dflt);
+	policy_find("unlimited", &unlimited);
+	progress_step("regime probe 1/2: a lone FIFO hog at 950000/1000000 for %.1f s", opt->probe_s);
+	status = run_measure(ctx, &dflt, tasks, 1, opt->probe_s, why, sizeof(why));
+	if (status != WINDOW_OK)
+		goto failed;
+	/* Throttle gaps of the default policy last 50 ms: count those above half of it. */
+	metrics_compute(&ctx->shm->task[0], (dflt.period_us - dflt.runtime_us) / 2.0, &hog);
+	progress_step("regime probe 2/2: FIFO hog + CFS task at runtime -1 for %.1f s", opt->probe_s);
+	status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
+	if (status != WINDOW_OK)
+		goto failed;
+	metrics_compute(&ctx->shm->task[1], 0, &victim);
+	ctx->observed.done = true;
+	ctx->observed.hog_alone_share = hog.periods_span_s > 0 ? hog.cpu_share_periods : hog.cpu_share;
+	ctx->observed.hog_alone_gap_max_us = hog.gap_max_us;
+	ctx->observed.victim_share_unlimited = victim.cpu_share;
+	regime_observation_judge(&ctx->model, &ctx->observed);
+	ktap_diag("regime: %s", ctx->observed.evidence);
+	if (!ctx->observed.agrees)
+		ktap_diag("regime: the kernel does not behave as predicted (%s)", ctx->model.basis);
+	return true;
+failed:
+	fprintf(stderr, "rtthrottle: regime probe failed: %s\n", why);
+	if (status == WINDOW_INTERRUPTED)
+		snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+	return status != WINDOW_INTERRUPTED;
+}
+
+/* Loops per microsecond of the periodic task's work loop, at RT priority on the measured CPU. */
+static bool calibrate(struct run_ctx *ctx)
+{
+	struct task_config tasks[2] = {
+		run_task_config(ROLE_CALIBRATE, "calibrate", ctx->opt->cpu, 1),
+		run_task_config(ROLE_VICTIM, "cfs", ctx->opt->cpu, 1),
+	};
+	struct task_config *cal = &tasks[0];
+	const struct calibration_stats *c = &ctx->shm->task[0].u.calibration;
+	double values[16], lo, hi;
+	json_object *obj, *arr;
+	enum window_status status;
+	char why[256];
+
+	cal->sched_policy = SCHED_FIFO;
+	cal->priority = ctx->priv.rt_priority_max < HOG_PRIORITY ? ctx->priv.rt_priority_max : HOG_PRIORITY;
+	cal->calibration_samples = CALIBRATION_SAMPLES;
+	cal->calibration_loops = calibration_loops(CALIBRATION_SAMPLE_US, ctx->noise.loop_ns);
+	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
+	status = run_measure(ctx, NULL, tasks, 2, 0.3, why, sizeof(why));
+	if (status != WINDOW_OK || c->samples < 2) {
+		fprintf(stderr, "rtthrottle: calibration failed: %s\n", why);
+		if (status == WINDOW_INTERRUPTED)
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+		return false;
+	}
+	arr = json_object_new_array();
+	lo = hi = c->loops_per_us[1];
+	for (int i = 1; i < c->samples; i++) {
+		values[i - 1] = c->loops_per_us[i];
+		lo = fmin(lo, values[i - 1]);
+		hi = fmax(hi, values[i - 1]);
+		json_object_array_add(arr, json_object_new_double(values[i - 1]));
+	}
+	ctx->loops_per_us = median(values, c->samples - 1);
+	obj = json_object_new_object();
+	json_object_object_add(obj, "cpu", json_object_new_int(ctx->opt->cpu));
+	json_object_object_add(obj, "loops_per_us", json_object_new_double(ctx->loops_per_us));
+	json_object_object_add(obj, "spread", json_object_new_double((hi - lo) / ctx->loops_per_us));
+	json_object_object_add(obj, "samples", arr);
+	json_object_object_add(ctx->root, "calibration", obj);
+	ktap_diag("calibration on CPU %d: %.2f loops/us, spread %.2f%% over %d samples", ctx->opt->cpu,
+		  ctx->loops_per_us, 100 * (hi - lo) / ctx->loops_per_us, c->samples - 1);
+	return true;
+}
+
+static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+				char *buf, size_t len);
+
+/* Some case that will run has a periodic task. */
+static bool needs_calibration(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	char missing[320];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+		bool periodic = false, runs = false;
+
+		for (int t = 0; t < s->task_count; t++)
+			periodic |= s->tasks[t].role == ROLE_PERIODIC;
+		for (int k = 0; k < np && periodic; k++)
+			runs |= !case_missing(ctx, s, &policies[k], missing, sizeof(missing));
+		if (runs)
+			return true;
+	}
+	return false;
+}
+
+/* Why a scenario cannot run on this system, or NULL. */
+static const char *scenario_unsupported(const struct run_ctx *ctx, const struct scenario *s)
+{
+	if (s->needs_rt_groups && !cgroups_rt_available())
+		return "needs the cgroup v1 cpu controller with RT group scheduling (cpu.rt_runtime_us)";
+	for (int t = 0; t < s->task_count; t++)
+		if (s->tasks[t].cpu == CPU_OTHER && ctx->other_cpu < 0)
+			return "needs a second online CPU";
+	return cyclictest_unsupported(s);
+}
+
+static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+				char *buf, size_t len)
+{
+	const char *unreachable = grid_cell_unreachable(p, &ctx->model, buf, len);
+
+	return unreachable ? unreachable : privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
+}
+
+static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_reason)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+
+	for (int i = 0; i < opt->scenario_count && !ctx->stop_reason[0]; i++) {
+		const struct scenario *s = opt->scenario[i];
+		const char *why = skip_all ? skip_reason : scenario_unsupported(ctx, s);
+		int np = run_policies(opt, s, policies), sweeps = s->sweep_count ? s->sweep_count : 1;
+
+		for (int k = 0; k < np && !ctx->stop_reason[0]; k++) {
+			char missing[320];
+			const char *skip = why ? why : case_missing(ctx, s, &policies[k], missing, sizeof(missing));
+
+			for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
+				for (int rep = 0; rep < opt->repeat && !ctx->stop_reason[0]; rep++) {
+					if (skip)
+						run_skip_case(ctx, s, &policies[k], w, rep, skip);
+					else
+						run_case(ctx, s, &policies[k], w, rep);
+				}
+		}
+	}
+}
+
+/* Counts the windows the privileges allow; as root, all of them. */
+static int count_runnable(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	int total = 0;
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+		char missing[320];
+
+		if (scenario_unsupported(ctx, s))
+			continue;
+		for (int k = 0; k < np; k++)
+			if (!case_missing(ctx, s, &policies[k], missing, sizeof(missing)))
+				total += (s->sweep_count ? s->sweep_count : 1) * opt->repeat;
+	}
+	return total;
+}
+
+/* Keeps the harness (and so the guardian) off the measured CPUs when another one is online. */
+static void move_off_cpus(const struct run_options *opt)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (int c = 0; c <= cpu_last_online(); c++)
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
+			CPU_SET(c, &set);
+	if (CPU_COUNT(&set))
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Keeps CPUs out of deep idle states while the run measures, as cyclictest does: a wake-up
+ * latency should be the scheduler's, not the idle state's exit time. The kernel drops the
+ * request when the fd closes (also when the harness dies). Recorded in the results.
+ */
+static int hold_cpu_dma_latency(json_object *root)
+{
+	int32_t zero = 0;
+	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	bool held = fd >= 0 && write(fd, &zero, sizeof(zero)) == sizeof(zero);
+
+	json_object_object_add(root, "cpu_dma_latency_us", held ? json_object_new_int(0) : NULL);
+	if (!held && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The measured CPU is the one the harness and the shell live on (CPU 0, or the only one). */
+static bool hogs_harness_cpu(const struct run_options *opt)
+{
+	return placement_has(opt->cpus, opt->cpu_count, 0) || cpus_online_count() == 1;
+}
+
+/*
+ * Hogging the harness's own CPU is allowed (--allow-cpu0) only where a limit is in force for
+ * every policy: without one a runaway hog there would starve the harness, the shell and the
+ * guardian's own restore. Returns false after saying which scenario and policy.
+ */
+static bool limit_in_force(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+
+	if (!hogs_harness_cpu(opt))
+		return true;
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int np = run_policies(opt, opt->scenario[i], policies);
+
+		for (int k = 0; k < np; k++) {
+			struct limiter l;
+			char why[256];
+
+			if (grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				continue;
+			run_scenario_limiter(&ctx->model, opt->scenario[i], &policies[k], &l);
+			if (!l.limited) {
+				fprintf(stderr, "rtthrottle run: refusing to hog CPU %d, where the harness runs: %s under policy %s "
+						"has no limit in force on this kernel (%s)\n",
+					opt->cpu, opt->scenario[i]->name, policies[k].name, l.why);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static int measure_all(struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+
+	if (!measure_noise_floor(ctx))
+		return ctx->stop_reason[0] ? 0 : -1;
+	if (opt->probe_s > 0 && !ctx->priv.write_knobs)
+		ktap_diag("regime probe skipped: it writes sched_rt_runtime_us; the regime is predicted only");
+	else if (opt->probe_s > 0 && !probe_regime(ctx))
+		return 0;
+	if (needs_calibration(ctx) && !calibrate(ctx))
+		return ctx->stop_reason[0] ? 0 : -1;
+	for_each_case(ctx, false, NULL);
+	return 0;
+}
+
+/* Returns whether the results file was written. */
+static bool finish_document(struct run_ctx *ctx, int status)
+{
+	bool written;
+
+	results_finish(ctx->root, !ctx->stop_reason[0] && status == 0, ctx->stop_reason[0] ? ctx->stop_reason : NULL);
+	tables_add(ctx->root, ctx->results, &ctx->model);
+	if (json_object_array_length(ctx->results))
+		tables_print(ctx->root);
+	written = results_write(ctx->root, ctx->opt->output);
+	if (written)
+		fprintf(stderr, "rtthrottle: results in %s\n", ctx->opt->output);
+	/* The same document, in the formats other CI systems read. */
+	if (export_wanted(&ctx->opt->exports) && !export_write_all(ctx->root, &ctx->opt->exports))
+		written = false;
+	return written;
+}
+
+/* Nothing the privileges allow: every case skips, each with its own reason. */
+static int run_nothing_allowed(struct run_ctx *ctx)
+{
+	ktap_plan(run_planned_results(ctx->opt));
+	for_each_case(ctx, false, NULL);
+	fprintf(stderr, "rtthrottle: every check skipped: nothing here can run with these privileges (see above)\n");
+	if (!finish_document(ctx, 0))
+		return EXIT_CHECK_FAILED;
+	/* With every privilege, what stopped the cases is the kernel or the machine: not judged. */
+	return privileges_complete(&ctx->priv) ? EXIT_NOT_JUDGED : EXIT_ALL_SKIPPED;
+}
+
+/*
+ * Takes the run lock and, when the run writes knobs, recovers a dead run's state. Without the
+ * right to write the knobs the run changes nothing: it only needs to know no other run is
+ * changing them, so it takes an existing lock read-only and goes on when there is none.
+ * Returns the lock fd, -2 for "no lock to take", -1 on refusal.
+ */
+static int take_run_lock(const struct run_ctx *ctx)
+{
+	int fd;
+
+	if (!ctx->priv.write_knobs)
+		return state_lock_if_present();
+	fd = state_lock();
+	if (fd < 0)
+		return -1;
+	/* A state file under a free lock: a run died with its guardian. Put its knobs back first. */
+	if (access(state_file_path(), F_OK) == 0) {
+		fprintf(stderr, "rtthrottle: found %s from a run that died; restoring its saved knobs\n",
+			state_file_path());
+		if (!state_restore()) {
+			close(fd);
+			return -1;
+		}
+	}
+	cgroups_remove_stale();
+	trace_remove_stale(0);
+	external_remove_stale(0);
+	return fd;
+}
+
+/* The run's own knob writes are undone and checked; a run that writes none checks nobody else did. */
+static bool put_back_knobs(struct run_ctx *ctx, struct knobs *after)
+{
+	bool ok;
+
+	if (!ctx->priv.write_knobs) {
+		ok = knobs_read(after) && knobs_equal(after, &ctx->before);
+		if (!ok)
+			fprintf(stderr, "rtthrottle: the knobs changed during the run, not by it: its results may not "
+					"match the policies they name\n");
+		return ok;
+	}
+	ok = knobs_apply(&ctx->before, &ctx->floor) && knobs_read(after) && knobs_equal(after, &ctx->before);
+	if (ok) {
+		state_remove();
+		guardian_release();
+	} else {
+		fprintf(stderr, "rtthrottle: the knobs differ from those saved in %s; run 'rtthrottle restore'\n",
+			state_file_path());
+	}
+	return ok;
+}
+
+static json_object *privileges_summary(const struct run_ctx *ctx)
+{
+	json_object *obj = json_object_new_object();
+
+	json_object_object_add(obj, "complete", json_object_new_boolean(privileges_complete(&ctx->priv)));
+	json_object_object_add(obj, "write_knobs", json_object_new_boolean(ctx->priv.write_knobs));
+	json_object_object_add(obj, "write_cgroups", json_object_new_boolean(ctx->priv.write_cgroups));
+	json_object_object_add(obj, "cap_sys_nice", json_object_new_boolean(ctx->priv.cap_sys_nice));
+	json_object_object_add(obj, "rt_priority_max", json_object_new_int(ctx->priv.rt_priority_max));
+	json_object_object_add(obj, "cases_runnable", json_object_new_int(ctx->cases_runnable));
+	json_object_object_add(obj, "cases_planned", json_object_new_int(run_planned_results(ctx->opt)));
+	return obj;
+}
+
+/*
+ * A check failed (or the knobs or results could not be put back or written): 1. Nothing
+ * failed but something was not judged: an error, a run that stopped early, or, with every
+ * privilege, a skipped result: 125, which `git bisect run` takes as "cannot test this commit".
+ * An unprivileged run's skips are its privileges' doing: 0 when something passed, else 4.
+ */
+static int run_exit_status(const struct run_ctx *ctx, int status, bool restored_and_written)
+{
+	bool every_privilege = privileges_complete(&ctx->priv);
+
+	if (!restored_and_written || ctx->failed > ctx->errors)
+		return EXIT_CHECK_FAILED;
+	if (status < 0 || ctx->errors || (every_privilege && (ctx->skipped || !ctx->passed)))
+		return EXIT_NOT_JUDGED;
+	return ctx->passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
+}
+
+int run_execute(const struct run_options *opt)
+{
+	struct run_ctx ctx = { .opt = opt, .other_cpu = -1 };
+	char run_id[96], host[64] = "unknown", stamp[32];
+	struct knobs after;
+	int lock_fd, status, dma_fd;
+	bool restore_ok, written, writes;
+
+	gethostname(host, sizeof(host));
+	format_utc(realtime_ns(), stamp, sizeof(stamp), true);
+	snprintf(run_id, sizeof(run_id), "%s-%s", stamp, host);
+	ctx.root = results_new(run_id, opt->cmdline);
+	json_object_object_get_ex(ctx.root, "results", &ctx.results);
+	load_note_run(ctx.root, opt);
+	kernel_facts_read(&ctx.facts);
+	kernel_model_predict(&ctx.facts, &ctx.model);
+	ctx.floor = *dl_floor_of_system();	/* probed before the guardian forks: it inherits it */
+	json_object_object_add(ctx.root, "system", sysinfo_collect(knobs_read_json()));
+	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
+	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
+		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
+			ctx.other_cpu = c;
+	privileges_probe(&ctx.priv);
+	writes = ctx.priv.write_knobs;
+
+	if (!limit_in_force(&ctx)) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
+	}
+	if (!writes && hogs_harness_cpu(opt)) {
+		fprintf(stderr, "rtthrottle run: hogging CPU %d, where the harness runs, needs the guardian and the "
+				"knob restore of a root run: run as root\n", opt->cpu);
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
+	}
+	/* A run that writes knobs locks first: a dead run's knobs go back before we read them. */
+	lock_fd = writes ? take_run_lock(&ctx) : -2;
+	if (lock_fd == -1) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
+	}
+	if (!knobs_read(&ctx.before)) {
+		if (lock_fd >= 0)
+			close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
+	ctx.cases_runnable = count_runnable(&ctx);
+	json_object_object_add(ctx.root, "privilege_plan", privileges_summary(&ctx));
+	if (!privileges_complete(&ctx.priv))
+		privileges_explain(&ctx.priv, &ctx.before);
+	if (ctx.cases_runnable == 0) {
+		status = run_nothing_allowed(&ctx);
+		if (lock_fd >= 0)
+			close(lock_fd);
+		json_object_put(ctx.root);
+		return status;
+	}
+	if (!writes && (lock_fd = take_run_lock(&ctx)) == -1) {
+		json_object_put(ctx.root);
+		return EXIT_USAGE;
+	}
+	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
+	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
+		ctx.longest_period_us = ctx.before.value[KNOB_CGROUP_PERIOD];
+	move_off_cpus(opt);
+	signals_install();
+	/* The guardian before the state file: from the moment it exists, someone acts on it. */
+	if (writes && !guardian_start(hogs_harness_cpu(opt))) {
+		close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
+	if (writes && !state_save(&ctx.before, getpid())) {
+		guardian_release();
+		close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
+	json_object_object_add(ctx.root, "knobs_before", knobs_to_json(&ctx.before));
+	dma_fd = hold_cpu_dma_latency(ctx.root);
+	ctx.shm = window_shm_create();
+	ktap_plan(run_planned_results(opt));
+	progress_begin(opt->quiet, planned_seconds(&ctx));
+	announce_grids(&ctx);
+	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
+	status = ctx.shm ? measure_all(&ctx) : -1;
+	trace_close(ctx.trace);
+
+	/* Restore, verify, and only then let the guardian go. */
+	restore_ok = put_back_knobs(&ctx, &after);
+	json_object_object_add(ctx.root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
+	json_object_object_add(ctx.root, "knobs_restored", json_object_new_boolean(restore_ok));
+	json_object_object_add(ctx.root, "kernel_model", kernel_model_to_json(&ctx.model, &ctx.observed));
+	written = finish_document(&ctx, status);
+	window_shm_destroy(ctx.shm);
+	json_object_put(ctx.root);
+	if (dma_fd >= 0)
+		close(dma_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
+
+	if (signals_stop_requested())
+		return 128 + signals_stop_requested();
+	return run_exit_status(&ctx, status, restore_ok && written);
+}

@@ -1,0 +1,50 @@
+/* One `rtthrottle run`: the options as parsed and validated, and the run itself. */
+#ifndef RTT_RUN_H
+#define RTT_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "export.h"
+#include "grid.h"
+#include "placement.h"
+#include "policy.h"
+#include "scenario.h"
+
+#define RUN_POLICIES_MAX 16
+/* The policies of one scenario in a run: named ones plus the cells of a knob grid. */
+#define RUN_CASE_POLICIES_MAX (RUN_POLICIES_MAX + GRID_CELLS_MAX)
+#define RUN_SCENARIOS_MAX SCENARIOS_MAX
+
+struct run_options {
+	const struct scenario *scenario[RUN_SCENARIOS_MAX];
+	int scenario_count;
+	/* Empty, and no grid: each scenario's own policies (and grid). */
+	struct policy policy[RUN_POLICIES_MAX];
+	int policy_count;
+	struct grid grid;	/* --grid: its cells follow the policies; row_count 0 without one */
+	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
+	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
+	int cpu_count;
+	double duration_s;
+	double noise_s;
+	double probe_s;		/* each regime-probe window; 0 skips the probe */
+	int repeat;
+	char output[PATH_MAX];
+	char cmdline[1024];
+	bool quiet;
+	bool trace;		/* record sched_switch as ground truth (--trace / --no-trace) */
+	const char *suite;
+	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
+	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */
+	int load_tool;		/* --load: enum load_tool for every scenario; -1: each scenario's own */
+};
+
+/* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */
+int run_execute(const struct run_options *opt);
+/* The policies a scenario runs under: the command line's, or its own; grid cells last. */
+int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
+/* Windows (results) the options plan, and their total seconds. */
+int run_planned_results(const struct run_options *opt);
+
+#endif

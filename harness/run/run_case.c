@@ -1,0 +1,656 @@
+#include "run_case.h"
+#include "cgroups.h"
+#include "cpu_stat.h"
+#include "cyclictest.h"
+#include "grid.h"
+#include "guardian.h"
+#include "judge.h"
+#include "load.h"
+#include "metrics.h"
+#include "promise.h"
+#include "report.h"
+#include "role_metrics.h"
+#include "scenario_task.h"
+#include "signals.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GAP_THRESHOLD_NS 10000ull	/* 10 us: well above a loop step, below any preemption */
+#define LONG_GAP_NS 200000ull		/* stored one by one for throttle analysis */
+#define CHECKS_MAX SCENARIO_CHECKS_MAX
+
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p)
+{
+	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
+
+	window = fmax(window, s->min_periods * p->period_us / 1e6);
+	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
+}
+
+struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s)
+{
+	struct task_config c = {
+		.role = role,
+		.cpu = cpu,
+		.sched_policy = SCHED_OTHER,
+		.gap_threshold_ns = GAP_THRESHOLD_NS,
+		.long_gap_ns = LONG_GAP_NS,
+		.lifetime_cap_s = (uint64_t)window_s + 10,
+		.avoid_cpu = -1,
+		.mem_node = placement_node_of(cpu),
+	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	return c;
+}
+
+/*
+ * RT time a window ran up is only forgiven when the kernel's period timer fires, and
+ * shortening the period does not re-arm that timer: the next window's RT tasks would start
+ * with another window's budget spent, throttled for up to the old period. Wait one period
+ * (the longer of the policy's and the restored one) so no window inherits another's budget.
+ */
+static void wait_us(int64_t us)
+{
+	uint64_t until = now_ns() + (uint64_t)us * 1000ull;
+
+	while (now_ns() < until && !signals_stop_requested()) {
+		uint64_t step = now_ns() + 100000000ull;	/* stay responsive to signals */
+
+		sleep_until_ns(step < until ? step : until);
+	}
+}
+
+static void settle_after(struct run_ctx *ctx, const struct policy *p)
+{
+	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
+
+	if (p->period_us > period)
+		period = p->period_us;
+	if (period > 1000000)
+		progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
+			      period / 1e6, p->name);
+	wait_us(period);
+}
+
+/*
+ * The other side of the same timer: other RT tasks on the system (watchdogs, IRQ threads)
+ * keep it armed at the period in force, and a shorter period takes effect only when it next
+ * fires. Until then RT gets the new runtime once in up to the old period (measured: a hog at
+ * 190000/200000 got 0.27 of a 1 s window, one 740 ms throttle). Wait that out first.
+ */
+static void settle_before(struct run_ctx *ctx, const struct policy *p)
+{
+	int64_t old = ctx->before.value[KNOB_SYSCTL_PERIOD];
+
+	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > old)
+		old = ctx->before.value[KNOB_CGROUP_PERIOD];
+	if (p->period_us >= old)
+		return;
+	progress_step("settling: the RT period timer takes policy %s's %.0f ms period when its %.1f s period ends",
+		      p->name, p->period_us / 1e3, old / 1e6);
+	wait_us(old);
+}
+
+/* A scenario's lead-in: the policies written while its spinners already run. */
+struct lead_writes {
+	struct run_ctx *ctx;
+	const struct policy *policy[SCENARIO_LEAD_IN_MAX + 1];	/* [0] before the tasks start, [k] at step k - 1 */
+	int count;
+	struct window_lead lead;
+};
+
+static bool apply_lead_step(void *arg, int step, char *why, size_t why_len)
+{
+	struct lead_writes *w = arg;
+	const struct policy *p = w->policy[step + 1];
+	struct knobs target = knobs_target(&w->ctx->before, p->runtime_us, p->period_us);
+
+	if (knobs_apply(&target, &w->ctx->floor))
+		return true;
+	snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld) on the live system; see above", p->name,
+		 (long long)p->runtime_us, (long long)p->period_us);
+	return false;
+}
+
+/*
+ * Lead-in policy k holds lead_in_ms from the tasks' start; the result's policy is written
+ * after the last. The window starts two periods later: the write takes effect when the
+ * period timer next fires (a timer idle under -1 first fires when the limit is hit and
+ * refills at once), so from the second period on RT must keep to the new runtime.
+ */
+double run_lead_in_s(const struct scenario *s, const struct policy *p)
+{
+	int64_t period = p->period_us;
+
+	if (!s->lead_in_count)
+		return 0;
+	for (int i = 0; i < s->lead_in_count; i++)
+		if (s->lead_in[i].period_us > period)
+			period = s->lead_in[i].period_us;
+	return s->lead_in_count * s->lead_in_ms / 1e3 + 2 * period / 1e6;
+}
+
+static void lead_writes_init(struct lead_writes *w, struct run_ctx *ctx, const struct scenario *s,
+			     const struct policy *p)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	for (int i = 0; i < s->lead_in_count; i++)
+		w->policy[w->count++] = &s->lead_in[i];
+	w->policy[w->count++] = p;
+	w->lead.steps = w->count - 1;
+	for (int k = 0; k < w->lead.steps; k++)
+		w->lead.at_ns[k] = (uint64_t)((k + 1) * s->lead_in_ms * 1e6);
+	w->lead.span_ns = (uint64_t)(run_lead_in_s(s, p) * 1e9);
+	w->lead.apply = apply_lead_step;
+	w->lead.ctx = w;
+}
+
+/* Each lead-in policy and when it took over, in ms from the window start (negative: before it). */
+static json_object *lead_in_json(const struct lead_writes *w, uint64_t start_ns)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int k = 0; k < w->count; k++) {
+		json_object *o = json_object_new_object();
+		uint64_t at = k ? w->lead.applied_ns[k - 1] : start_ns - w->lead.span_ns;
+
+		json_object_object_add(o, "policy", json_object_new_string(w->policy[k]->name));
+		json_object_object_add(o, "runtime_us", json_object_new_int64(w->policy[k]->runtime_us));
+		json_object_object_add(o, "period_us", json_object_new_int64(w->policy[k]->period_us));
+		json_object_object_add(o, "from_ms", json_object_new_double(((double)at - (double)start_ns) / 1e6));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static enum window_status run_measure_led(struct run_ctx *ctx, const struct policy *p, struct lead_writes *w,
+					  const struct task_config *tasks, int count, double window_s, char *why,
+					  size_t why_len)
+{
+	enum window_status status = WINDOW_OK;
+	const struct policy *first = w ? w->policy[0] : p;
+
+	if (p) {
+		struct knobs target = knobs_target(&ctx->before, first->runtime_us, first->period_us);
+
+		if (p->period_us > ctx->longest_period_us)
+			ctx->longest_period_us = p->period_us;
+		if (!knobs_apply(&target, &ctx->floor)) {
+			snprintf(why, why_len, "the kernel refused policy %s (%lld/%lld); see above", first->name,
+				 (long long)first->runtime_us, (long long)first->period_us);
+			status = WINDOW_TASK_FAILED;
+		} else {
+			settle_before(ctx, first);
+		}
+	}
+	if (status == WINDOW_OK) {
+		uint64_t steal_before = 0, steal_after = 0;
+		bool steal_known = cpu_steal_us(ctx->opt->cpu, &steal_before);
+		uint64_t irqs_before = 0, irqs_after = 0;
+		bool irqs_known = cpu_timer_interrupts(ctx->opt->cpu, &irqs_before);
+
+		/*
+		 * Shortening the RT period does not re-arm the kernel's period timer: a queue
+		 * throttled under a longer period stays throttled until that timer fires. Setup
+		 * may wait that long.
+		 */
+		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9),
+				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, why, why_len);
+		trace_window_end(ctx->trace);
+		guardian_watch_group(0);	/* the group is gone; its id may be reused */
+		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
+		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
+		irqs_known &= cpu_timer_interrupts(ctx->opt->cpu, &irqs_after);
+		ctx->last_timer_irqs = irqs_known ? (double)(irqs_after - irqs_before) : -1;
+	}
+	/* Put the knobs back after every window: the system runs with its own values in between. */
+	if (p && !knobs_apply(&ctx->before, &ctx->floor)) {
+		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
+		status = WINDOW_TASK_FAILED;
+	}
+	if (p && status == WINDOW_OK)
+		settle_after(ctx, p);
+	progress_advance(window_s + (w ? w->lead.span_ns / 1e9 : 0));
+	return status;
+}
+
+enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
+			       int count, double window_s, char *why, size_t why_len)
+{
+	return run_measure_led(ctx, p, NULL, tasks, count, window_s, why, why_len);
+}
+
+static void case_name(char *buf, size_t len, const struct run_ctx *ctx, const struct scenario *s,
+		      const struct policy *p, int sweep, int rep)
+{
+	int n = snprintf(buf, len, "%.48s.%.48s", s->name, p->name);
+
+	if (s->sweep_count && n < (int)len)
+		n += snprintf(buf + n, len - (size_t)n, ".%s=%g", s->sweep_param, s->sweep_values[sweep]);
+	if (ctx->opt->repeat > 1 && n < (int)len)
+		snprintf(buf + n, len - (size_t)n, ".rep%d", rep + 1);
+}
+
+static json_object *case_json(const struct scenario *s, const struct policy *p, int sweep, int rep)
+{
+	json_object *res = json_object_new_object();
+
+	json_object_object_add(res, "scenario", json_object_new_string(s->name));
+	json_object_object_add(res, "policy", policy_to_json(p));
+	json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
+	if (s->sweep_count) {
+		json_object *sw = json_object_new_object();
+
+		json_object_object_add(sw, "task", json_object_new_string(s->sweep_task));
+		json_object_object_add(sw, "param", json_object_new_string(s->sweep_param));
+		json_object_object_add(sw, "value", json_object_new_double(s->sweep_values[sweep]));
+		json_object_object_add(res, "sweep", sw);
+	}
+	if (p->grid.cells)
+		json_object_object_add(res, "grid", grid_place_to_json(p));
+	return res;
+}
+
+/* "cell 3 of 8: " before a grid cell's progress lines: a grid runs long. */
+static void grid_cell_prefix(const struct policy *p, char *buf, size_t len)
+{
+	if (p->grid.cells)
+		snprintf(buf, len, "grid cell %d of %d: ", p->grid.cell, p->grid.cells);
+	else
+		buf[0] = '\0';
+}
+
+void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
+		   const char *reason)
+{
+	json_object *res = case_json(s, p, sweep, rep);
+	char name[192], cell[48];
+
+	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	grid_cell_prefix(p, cell, sizeof(cell));
+	if (cell[0])
+		progress_step("%s%s: skipped: %s", cell, name, reason);
+	json_object_object_add(res, "verdict", json_object_new_string("skip"));
+	json_object_object_add(res, "skip_reason", json_object_new_string(reason));
+	json_object_array_add(ctx->results, res);
+	ktap_result(++ctx->ktap_number, true, name, reason);
+	ctx->skipped++;
+}
+
+static int cpu_for(const struct run_ctx *ctx, enum cpu_placement where)
+{
+	if (where == CPU_MEASURED || where == CPU_EACH_BUT_0)
+		return ctx->opt->cpu;
+	return where == CPU_OTHER ? ctx->other_cpu : -1;
+}
+
+/*
+ * Copies, after the scenario's own tasks (so checks, which name the scenario's tasks, judge the
+ * first measured CPU's): of tasks on the measured CPU for every other measured CPU, and of
+ * "each-but-0" tasks for every other online CPU but CPU 0. Returns the number of tasks in all.
+ */
+static int add_copies(const struct run_ctx *ctx, const struct scenario *s, struct task_config *out, int count)
+{
+	const struct run_options *opt = ctx->opt;
+
+	for (int i = 0; i < s->task_count; i++) {
+		bool measured = s->tasks[i].cpu == CPU_MEASURED;
+
+		if (!measured && s->tasks[i].cpu != CPU_EACH_BUT_0)
+			continue;
+		for (int c = 1; c <= cpu_last_online() && count < TASKS_MAX; c++) {
+			if (c == opt->cpu || !cpu_is_online(c) || measured != placement_has(opt->cpus, opt->cpu_count, c))
+				continue;
+			out[count] = out[i];
+			out[count].cpu = c;
+			out[count].mem_node = placement_node_of(c);
+			snprintf(out[count].name, sizeof(out[count].name), "%.16s@%d", s->tasks[i].name, c % 10000);
+			count++;
+		}
+	}
+	return count;
+}
+
+/* Appends the load task of this window, if any; returns the new task count. */
+static int add_load_task(const struct run_ctx *ctx, const struct scenario *s, double window_s,
+			 struct task_config *out, int count)
+{
+	enum cpu_placement where;
+	int tool = load_tool_for(ctx->opt, s, &where);
+	struct task_config *c = &out[count];
+
+	if (tool == LOAD_NONE || count >= TASKS_MAX)
+		return count;
+	/* SCHED_OTHER, nice 0: on CPU 0 it shares the harness's CPU without starving it. */
+	*c = run_task_config(ROLE_LOAD, "load", where == CPU_MEASURED ? ctx->opt->cpu : -1, window_s);
+	c->avoid_cpu = where == CPU_OTHER ? ctx->opt->cpu : -1;
+	c->load_tool = tool;
+	return count + 1;
+}
+
+/* The scenario's tasks as the workloads take them; returns how many. */
+static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
+		       const struct limiter *limiter, struct task_config *out)
+{
+	for (int i = 0; i < s->task_count; i++) {
+		const struct scenario_task *t = &s->tasks[i];
+		struct task_config *c = &out[i];
+		double utilisation;
+		json_object *target;
+
+		*c = run_task_config(t->role, t->name, cpu_for(ctx, t->cpu), window_s);
+		c->sched_policy = t->sched_policy;
+		c->priority = t->priority;
+		if (t->cgroup[0])
+			cgroups_dir_name(t->cgroup, c->cgroup, sizeof(c->cgroup));
+		c->rttime_soft_us = (uint64_t)scenario_param(t, "rttime_soft_us", 0);
+		c->rttime_hard_us = (uint64_t)scenario_param(t, "rttime_hard_us", 0);
+		c->may_be_killed = c->rttime_hard_us > 0;
+		switch (t->role) {
+		case ROLE_PROBE:
+			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
+			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);
+			c->phase_ns = (uint64_t)(scenario_param(t, "phase_us", 0) * 1000);
+			break;
+		case ROLE_KERNEL_WORK:
+			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);
+			break;
+		case ROLE_PERIODIC:
+			c->interval_ns = (uint64_t)(scenario_param(t, "period_us", 10000) * 1000);
+			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
+					      ? s->sweep_values[sweep]
+					      : scenario_param(t, "utilisation", 0.5);
+			c->throttle_gap_ns = (uint64_t)(periodic_throttle_gap_us(limiter, &ctx->noise, ctx->model.tick_us,
+										 utilisation) * 1000);
+			c->work_cpu_ns = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * 1000);
+			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
+			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
+			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", scenario_param(t, "period_us", 10000)) * 1000);
+			break;
+		case ROLE_ADMIN:
+			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 500) * 1e6);
+			c->target = json_object_object_get_ex(t->params, "target", &target)
+					    ? scenario_task_index(s, json_object_get_string(target))
+					    : 0;
+			break;
+		case ROLE_INVALID_WRITES:
+			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 100) * 1e6);
+			break;
+		case ROLE_CYCLICTEST:
+			cyclictest_configure(t, c);
+			break;
+		case ROLE_BURST_HOG:
+			c->burst_ns = (uint64_t)(scenario_param(t, "burst_ms", 2000) * 1e6);
+			c->burst_every_ns = (uint64_t)(scenario_param(t, "every_ms", 4000) * 1e6);
+			break;
+		default:
+			break;
+		}
+	}
+	/* What an admin kills is killed on purpose. */
+	for (int i = 0; i < s->task_count; i++)
+		if (out[i].role == ROLE_ADMIN)
+			out[out[i].target].may_be_killed = 1;
+	return add_copies(ctx, s, out, add_load_task(ctx, s, window_s, out, s->task_count));
+}
+
+static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)
+{
+	if (role == ROLE_VICTIM)
+		return starvation_threshold_us(l, &ctx->noise, ctx->model.tick_us);
+	return throttle_threshold_us(l, &ctx->noise, ctx->model.tick_us);
+}
+
+static json_object *task_json(const struct task_record *rec, json_object *metrics)
+{
+	const struct task_config *c = &rec->config;
+	json_object *obj = json_object_new_object();
+	static const char *const classes[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "?", "?", "?", "SCHED_DEADLINE" };
+
+	json_object_object_add(obj, "name", json_object_new_string(c->name));
+	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
+	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
+	if (c->mem_node >= 0)
+		json_object_object_add(obj, "memory_node", json_object_new_int(c->mem_node));
+	json_object_object_add(obj, "sched_policy", json_object_new_string(classes[c->sched_policy % 7]));
+	json_object_object_add(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", json_object_new_int(c->priority));
+	if (c->cgroup[0])
+		json_object_object_add(obj, "cgroup", json_object_new_string(c->cgroup));
+	json_object_object_add(obj, "metrics", metrics);
+	return obj;
+}
+
+static void record_error(struct run_ctx *ctx, json_object *res, const char *name, const char *why)
+{
+	json_object_object_add(res, "verdict", json_object_new_string("error"));
+	json_object_object_add(res, "error", json_object_new_string(why));
+	json_object_array_add(ctx->results, res);
+	ktap_diag("%s: %s", name, why);
+	ktap_result(++ctx->ktap_number, false, name, NULL);
+	ctx->failed++;
+	ctx->errors++;
+}
+
+/*
+ * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
+ * figures passed, 0 when one failed, -1 when none was judged.
+ */
+/*
+ * How much longer than its CPU time a tick count takes here: the kernel counts some figures in
+ * ticks (RLIMIT_RTTIME), and an emulator or a busy host delivers fewer than HZ a second of CPU.
+ * The window's tasks on the measured CPU used busy seconds of it and it took irqs local timer
+ * interrupts (ticks and other hrtimers, so this errs towards 1); 1 when unknown.
+ */
+static double tick_stretch(const struct run_ctx *ctx, int count)
+{
+	double busy_s = 0;
+
+	for (int i = 0; i < count; i++)
+		if (ctx->shm->task[i].config.cpu == ctx->opt->cpu)
+			busy_s += ctx->shm->task[i].rusage_cpu_ns / 1e9;
+	if (ctx->last_timer_irqs <= 0 || ctx->model.tick_us <= 0)
+		return 1;
+	return fmax(1, busy_s * 1e6 / ctx->model.tick_us / ctx->last_timer_irqs);
+}
+
+static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+				    const struct limiter *limiter, double window_s, json_object *res,
+				    json_object **metrics, int count, int *promise_kept)
+{
+	const double stretch = tick_stretch(ctx, count);
+	struct check checks[CHECKS_MAX];
+	struct judge_context jc = {
+		.scenario = s, .model = &ctx->model, .limiter = limiter, .policy = p, .noise = &ctx->noise,
+		.window_s = window_s, .steal_us = fmax(ctx->last_steal_us, 0), .tick_stretch = stretch,
+		.sweep_value = s->sweep_count ? s->sweep_values[sweep] : 0,
+	};
+	json_object *arr = json_object_new_array();
+	int n, judged = 0;
+	bool ok = true;
+
+	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
+	json_object_object_get_ex(res, "trace", &jc.trace);
+	json_object_object_add(res, "tick_stretch", json_object_new_double(stretch));
+	n = judge_result(&jc, checks, CHECKS_MAX);
+	*promise_kept = -1;
+	for (int i = 0; i < n; i++) {
+		json_object_array_add(arr, check_to_json(&checks[i]));
+		if (checks[i].was_measured) {
+			ok &= checks[i].passed;
+			judged++;
+			if (promise_metric(checks[i].metric))
+				*promise_kept = (*promise_kept != 0) && checks[i].passed;
+		}
+	}
+	json_object_object_add(res, "checks", arr);
+	ktap_checks(checks, n);
+	/*
+	 * A result no check applies to is not a pass; one whose applicable checks could none of
+	 * them be measured failed to measure what it promised.
+	 */
+	return n == 0 ? "unjudged" : ok && judged > 0 ? "pass" : "fail";
+}
+
+/* The first task of a role on the measured CPU (the one the checks name), or -1. */
+static int measured_task(const struct run_ctx *ctx, int count, enum task_role role, int sched_policy)
+{
+	for (int i = 0; i < count; i++) {
+		const struct task_config *c = &ctx->shm->task[i].config;
+
+		if (c->role == role && c->cpu == ctx->opt->cpu && (sched_policy < 0 || c->sched_policy == sched_policy))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The promise's figures, period by period, for a FIFO hog and the CFS task beside it: added
+ * to their metrics for the checks. Returns whether the window has them.
+ */
+static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const struct limiter *limiter, int count,
+			    json_object **metrics, struct promise_terms *terms, struct promise *out)
+{
+	int hog = measured_task(ctx, count, ROLE_HOG, -1), victim = measured_task(ctx, count, ROLE_VICTIM, SCHED_OTHER);
+	/* A periodic RT task sleeps between jobs: its CPU time is known per job, not per instant. */
+	int periodic = measured_task(ctx, count, ROLE_PERIODIC, SCHED_FIFO);
+	struct cpu_timeline *rt = malloc(sizeof(*rt)), *cfs = malloc(sizeof(*cfs));
+	bool with_rt = hog >= 0 && rt && cpu_timeline_build(&ctx->shm->task[hog], rt);
+	bool with_cfs = victim >= 0 && cfs && cpu_timeline_build(&ctx->shm->task[victim], cfs);
+	bool have = with_rt || (with_cfs && periodic >= 0);
+
+	if (have) {
+		promise_terms_for(&ctx->model, limiter, p->runtime_us, p->period_us, with_cfs, terms);
+		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
+				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
+		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
+	}
+	free(rt);
+	free(cfs);
+	return have;
+}
+
+/*
+ * The limit the scenario's tasks meet. The fair server only acts for CFS tasks: with none on
+ * the measured CPU, RT throttling (or nothing) is all there is.
+ */
+void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,
+			  struct limiter *out)
+{
+	struct kernel_model model = *m;
+	bool cfs = false, kworker = false, full_hog = false, burst_hog = false;
+
+	for (int i = 0; i < s->task_count; i++) {
+		cfs |= s->tasks[i].sched_policy == SCHED_OTHER && s->tasks[i].cpu == CPU_MEASURED;
+		/* Kernel work runs in the measured CPU's kworker, a CFS task. */
+		kworker |= s->tasks[i].role == ROLE_KERNEL_WORK;
+		full_hog |= s->tasks[i].role == ROLE_HOG;
+		burst_hog |= s->tasks[i].role == ROLE_BURST_HOG;
+	}
+	if (!cfs && !kworker)
+		model.fair_server = false;
+	/*
+	 * PREEMPT_RT wakes a CFS task sleeping on a timer from ktimers, an RT thread the hog
+	 * starves: that task never comes back. A CFS task woken otherwise (the kworker, by its work
+	 * queue) or already running when the RT load turns heavy (a burst hog is light at first)
+	 * is served by the limit as on any kernel (measured: 6.1-rt and 6.12-rt under QEMU).
+	 */
+	if (kworker || (cfs && burst_hog && !full_hog))
+		model.timer_thread_priority = 0;
+	limiter_for(&model, p, out);
+}
+
+void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep)
+{
+	const double window_s = run_window_s(ctx->opt, s, p);
+	struct task_config tasks[TASKS_MAX];
+	json_object *res = case_json(s, p, sweep, rep), *arr, *metrics[TASKS_MAX] = { 0 };
+	char name[192], why[320] = "", cell[48];
+	enum window_status status;
+	struct limiter limiter;
+	struct promise_terms terms;
+	struct promise promise = { 0 };
+	struct lead_writes lead;
+	int count, traced, kept;
+	const char *verdict;
+	bool ok, promised;
+
+	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
+	grid_cell_prefix(p, cell, sizeof(cell));
+	run_scenario_limiter(&ctx->model, s, p, &limiter);
+	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
+	json_object_object_add(res, "window_s", json_object_new_double(window_s));
+	progress_step("%s%s: policy %lld/%lld, %.1f s window, expecting %s", cell, name, (long long)p->runtime_us,
+		      (long long)p->period_us, window_s, regime_name(limiter.regime));
+	count = build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
+	if (s->cgroup_count && !cgroups_create(s, why, sizeof(why))) {
+		progress_advance(window_s);
+		record_error(ctx, res, name, why);
+		return;
+	}
+	traced = trace_arm(ctx->trace, tasks, count, ctx->opt->cpu, window_s);
+	if (s->lead_in_count)
+		lead_writes_init(&lead, ctx, s, p);
+	status = run_measure_led(ctx, p, s->lead_in_count ? &lead : NULL, tasks, count, window_s, why, sizeof(why));
+	cgroups_remove(s);
+	if (s->lead_in_count && status == WINDOW_OK)
+		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
+	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
+	json_object_object_add(res, "timer_interrupts", json_object_new_double(ctx->last_timer_irqs));
+	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
+	if (status == WINDOW_OK)
+		json_object_object_add(res, "window_start_ns", json_object_new_int64((int64_t)ctx->shm->start_ns));
+	if (status != WINDOW_OK) {
+		if (status == WINDOW_INTERRUPTED) {
+			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
+			json_object_object_add(res, "verdict", json_object_new_string("error"));
+			json_object_object_add(res, "error", json_object_new_string(why));
+			json_object_array_add(ctx->results, res);
+			return;
+		}
+		record_error(ctx, res, name, why);
+		return;
+	}
+	arr = json_object_new_array();
+	for (int i = 0; i < count; i++) {
+		struct task_metrics m;
+		const struct task_record *rec = &ctx->shm->task[i];
+
+		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), &m);
+		metrics[i] = metrics_to_json(rec, &m, role_metrics);
+		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
+	}
+	promised = measure_promise(ctx, p, &limiter, count, metrics, &terms, &promise);
+	json_object_object_add(res, "tasks", arr);
+	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
+							      threshold_for(ctx, &limiter, ROLE_HOG)));
+	verdict = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics, count, &kept);
+	for (int i = 0; i < count; i++)
+		json_object_put(metrics[i]);
+	if (promised)
+		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
+	promise_release(&promise);
+	json_object_object_add(res, "verdict", json_object_new_string(verdict));
+	if (!strcmp(verdict, "unjudged"))
+		json_object_object_add(res, "skip_reason", json_object_new_string("no check applies to this result"));
+	json_object_array_add(ctx->results, res);
+	ok = strcmp(verdict, "fail") != 0;
+	if (!ok && ctx->last_steal_us > 0)
+		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name, ctx->last_steal_us / 1000,
+			  ctx->opt->cpu);
+	if (!strcmp(verdict, "unjudged")) {
+		ktap_result(++ctx->ktap_number, true, name, "unjudged: no check applies to this result");
+		ctx->skipped++;
+	} else {
+		ktap_result(++ctx->ktap_number, ok, name, NULL);
+		ok ? ctx->passed++ : ctx->failed++;
+	}
+	progress_step("%s%s: %s", cell, name, verdict);
+}

@@ -1,0 +1,55 @@
+/* One result: a scenario under one policy (and sweep value, repetition): tasks, window, verdict. */
+#ifndef RTT_RUN_CASE_H
+#define RTT_RUN_CASE_H
+
+#include <json-c/json.h>
+
+#include "dl_floor.h"
+#include "expect.h"
+#include "kernel_model.h"
+#include "knobs.h"
+#include "privileges.h"
+#include "trace.h"
+#include "run.h"
+#include "window.h"
+
+struct run_ctx {
+	const struct run_options *opt;
+	struct window_shm *shm;
+	struct kernel_facts facts;
+	struct kernel_model model;
+	struct dl_floor floor;	/* deadline bandwidth admitted: no knob write goes below it */
+	struct regime_observation observed;
+	struct noise_floor noise;
+	struct knobs before;
+	json_object *root, *results;
+	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */
+	char stop_reason[256];
+	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
+	double last_timer_irqs;	/* local timer interrupts of the measured CPU in it, -1 unknown */
+	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
+	int other_cpu;		/* an online CPU that is not measured, -1 if none */
+	int64_t longest_period_us;	/* of any policy applied so far */
+	struct privileges priv;
+	int cases_runnable;	/* cases the privileges allow (all of them as root) */
+	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
+};
+
+/* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
+double run_lead_in_s(const struct scenario *s, const struct policy *p);
+/* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */
+enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
+			       int count, double window_s, char *why, size_t why_len);
+/* A case's window: the scenario's or the run's, at least its min_periods, whole periods for a grid cell. */
+double run_window_s(const struct run_options *opt, const struct scenario *s, const struct policy *p);
+struct task_config run_task_config(enum task_role role, const char *name, int cpu, double window_s);
+/* The limit a scenario's tasks meet under a policy (see run_case.c). */
+void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,
+			  struct limiter *out);
+/* Runs and judges one case; records it in ctx->results and prints its KTAP line. */
+void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep);
+/* Records a skipped case. */
+void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
+		   const char *reason);
+
+#endif

@@ -1,0 +1,187 @@
+#include "state.h"
+#include "dl_floor.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static const char *path_in_state_dir(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", state_dir(), name);
+	return buf;
+}
+
+const char *state_file_path(void)
+{
+	static char path[PATH_MAX];
+
+	return path_in_state_dir(path, sizeof(path), "state.json");
+}
+
+void state_remove_stale_temps(void)
+{
+	static const char prefix[] = "state.json.tmp.";
+	DIR *dir = opendir(state_dir());
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir)))
+		if (!strncmp(e->d_name, prefix, sizeof(prefix) - 1) && unlinkat(dirfd(dir), e->d_name, 0) == 0)
+			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run killed while saving the knobs\n",
+				state_dir(), e->d_name);
+	closedir(dir);
+}
+
+static int (*lock_call)(int fd, int operation) = flock;
+
+void state_set_flock(int (*call)(int fd, int operation))
+{
+	lock_call = call ? call : flock;
+}
+
+/* What a flock(2) failure other than "held by another" means for the run lock. */
+static const char *lock_failure_meaning(int err)
+{
+	switch (err) {
+	case ENOSYS:
+		return "this kernel has no file locking (built without CONFIG_FILE_LOCKING)";
+	case ENOLCK:
+		return "the kernel is out of lock records, or the file system cannot lock";
+	case EINVAL:
+		return "the file system holding it does not support flock";
+	case EINTR:
+		return "a signal interrupted the call";
+	default:
+		return "an unexpected error";
+	}
+}
+
+/* Takes the lock on fd, or says who holds it (or why locking failed) and closes fd. */
+static bool lock_or_name_holder(int fd, const char *path)
+{
+	char text[32];
+	ssize_t got;
+	int err;
+
+	if (lock_call(fd, LOCK_EX | LOCK_NB) == 0)
+		return true;
+	err = errno;
+	if (err != EWOULDBLOCK) {
+		fprintf(stderr, "rtthrottle: cannot lock %s: %s (%s); without the lock another run could change the "
+				"knobs at the same time, so this one does not start\n",
+			path, strerror(err), lock_failure_meaning(err));
+		close(fd);
+		return false;
+	}
+	got = pread(fd, text, sizeof(text) - 1, 0);
+	text[got > 0 ? got : 0] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	fprintf(stderr, "rtthrottle: another run holds %s (pid %s); runs must not overlap\n", path,
+		*text ? text : "unknown");
+	close(fd);
+	return false;
+}
+
+int state_lock_if_present(void)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	path_in_state_dir(path, sizeof(path), "lock");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -2;
+	return lock_or_name_holder(fd, path) ? fd : -1;
+}
+
+int state_lock(void)
+{
+	char path[PATH_MAX], text[32];
+	int fd, err;
+
+	err = make_dirs(state_dir(), 0755);
+	if (err) {
+		fprintf(stderr, "rtthrottle: cannot create state folder %s: %s\n", state_dir(), strerror(err));
+		return -1;
+	}
+	path_in_state_dir(path, sizeof(path), "lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "rtthrottle: cannot open lock %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!lock_or_name_holder(fd, path))
+		return -1;
+	snprintf(text, sizeof(text), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0)
+		fprintf(stderr, "rtthrottle: warning: cannot record pid in %s: %s\n", path, strerror(errno));
+	state_remove_stale_temps();
+	return fd;
+}
+
+bool state_save(const struct knobs *original, pid_t owner)
+{
+	json_object *root = json_object_new_object();
+	const char *text;
+	int err;
+
+	json_object_object_add(root, "pid", json_object_new_int(owner));
+	json_object_object_add(root, "knobs", knobs_to_json(original));
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	err = write_file_atomic(state_file_path(), text, strlen(text));
+	json_object_put(root);
+	if (err)
+		fprintf(stderr, "rtthrottle: cannot save the knobs to %s: %s\n", state_file_path(), strerror(err));
+	return !err;
+}
+
+int state_load(struct knobs *original, pid_t *owner)
+{
+	json_object *root, *pid, *knobs;
+	int ok;
+
+	if (access(state_file_path(), F_OK))
+		return 0;
+	root = json_object_from_file(state_file_path());
+	ok = root && json_object_object_get_ex(root, "pid", &pid) &&
+	     json_object_object_get_ex(root, "knobs", &knobs) && knobs_from_json(knobs, original);
+	if (ok)
+		*owner = json_object_get_int(pid);
+	else
+		fprintf(stderr, "rtthrottle: state file %s is unreadable or malformed; check the knobs by hand\n",
+			state_file_path());
+	json_object_put(root);
+	return ok ? 1 : -1;
+}
+
+void state_remove(void)
+{
+	if (unlink(state_file_path()) && errno != ENOENT)
+		fprintf(stderr, "rtthrottle: cannot remove %s: %s\n", state_file_path(), strerror(errno));
+}
+
+bool state_restore(void)
+{
+	struct knobs original, now;
+	pid_t owner;
+	int loaded = state_load(&original, &owner);
+
+	if (loaded <= 0)
+		return loaded == 0;
+	if (!knobs_apply(&original, dl_floor_of_system())) {
+		fprintf(stderr, "rtthrottle: could not restore the knobs saved in %s\n", state_file_path());
+		return false;
+	}
+	if (!knobs_read(&now) || !knobs_equal(&now, &original))
+		return false;
+	state_remove();
+	return true;
+}

@@ -1,0 +1,48 @@
+/* One measuring window: fork the tasks, release them together, wait, reap. */
+#ifndef RTT_WINDOW_H
+#define RTT_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "task_shm.h"
+
+enum window_status {
+	WINDOW_OK,
+	WINDOW_TASK_FAILED,	/* a task could not set itself up: why says which and how */
+	WINDOW_INTERRUPTED,	/* a signal asked the run to stop */
+	WINDOW_OVERRUN,		/* a task outlived its window and was killed */
+};
+
+/* One shared mapping for the whole run (tasks write their records into it). */
+struct window_shm *window_shm_create(void);
+void window_shm_destroy(struct window_shm *shm);
+
+/*
+ * Knob changes while the tasks already run, before the measured window: the spinners start
+ * span_ns early and apply(ctx, k) is called at at_ns[k] from their start (a scenario's
+ * lead-in: a policy written on a live system). applied_ns[k] is when it was done.
+ */
+#define WINDOW_LEAD_STEPS_MAX 5
+struct window_lead {
+	uint64_t span_ns;
+	int steps;
+	uint64_t at_ns[WINDOW_LEAD_STEPS_MAX];
+	bool (*apply)(void *ctx, int step, char *why, size_t why_len);
+	void *ctx;
+	uint64_t applied_ns[WINDOW_LEAD_STEPS_MAX];	/* CLOCK_MONOTONIC */
+};
+
+/*
+ * Runs `count` tasks for `duration_ns`; they must be at the start barrier within 3 s and
+ * period_ns, the longest RT period in force (an RT task cannot set itself up while its CPU's
+ * RT queue is throttled), and end within a period and 2 s of the window end; an RT task
+ * still there a period and 0.5 s after it is moved to SCHED_OTHER (the kernel never gave it
+ * its runtime back). Tasks share one process group, which is given to the guardian so it can
+ * kill them if the harness dies.
+ */
+enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
+			      uint64_t duration_ns, uint64_t setup_timeout_ns, struct window_lead *lead, char *why,
+			      size_t why_len);
+
+#endif

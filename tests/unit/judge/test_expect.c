@@ -1,0 +1,749 @@
+/*
+ * The kernel model (which regime a kernel is in), the expectation model built on it (limiter,
+ * thresholds) and the judging of a FIFO hog beside a CFS victim with the shipped
+ * fifo-hog-share scenario's checks.
+ */
+#include "expect.h"
+#include "judge.h"
+#include "kernel_model.h"
+#include "run_case.h"
+#include "scenario.h"
+#include "scenario_task.h"
+#include "unit.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool NEAR(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
+}
+
+static struct kernel_facts facts(int major, int minor, int rt_group_sched, int hz)
+{
+	struct kernel_facts k;
+
+	memset(&k, 0, sizeof(k));
+	snprintf(k.release, sizeof(k.release), "%d.%d.0", major, minor);
+	k.major = major;
+	k.minor = minor;
+	k.rt_group_sched = rt_group_sched;
+	k.no_hz_full = -1;
+	k.hz = hz;
+	k.config_known = rt_group_sched >= 0;
+	return k;
+}
+
+static struct kernel_model model(int major, int minor, int rt_group_sched)
+{
+	struct kernel_facts k = facts(major, minor, rt_group_sched, 250);
+	struct kernel_model m;
+
+	kernel_model_predict(&k, &m);
+	return m;
+}
+
+static struct policy builtin(const char *name)
+{
+	struct policy p;
+
+	memset(&p, 0, sizeof(p));
+	if (!policy_find(name, &p))
+		CHECK(0, "builtin %s missing", name);
+	return p;
+}
+
+TEST(kernel_model_predict_versions)
+{
+	struct kernel_model m;
+
+	m = model(6, 1, 0);
+	CHECK(!m.fair_server && m.rt_bandwidth && !m.rt_runtime_share, "6.1: fs %d bw %d share %d",
+	      m.fair_server, m.rt_bandwidth, m.rt_runtime_share);
+	CHECK(NEAR(m.tick_us, 4000), "6.1 HZ=250: tick %g", m.tick_us);
+	CHECK(strstr(m.basis, "6.1") != NULL, "basis does not name the kernel: %s", m.basis);
+	/* Before 6.12 the config does not matter. */
+	m = model(6, 1, 1);
+	CHECK(!m.fair_server && m.rt_bandwidth && !m.rt_runtime_share, "6.1 rt_group_sched=1");
+	m = model(6, 11, -1);
+	CHECK(!m.fair_server && m.rt_bandwidth, "6.11: fs %d bw %d", m.fair_server, m.rt_bandwidth);
+
+	m = model(6, 12, 0);
+	CHECK(m.fair_server && !m.rt_bandwidth && !m.rt_runtime_share, "6.12 rg=0: fs %d bw %d share %d",
+	      m.fair_server, m.rt_bandwidth, m.rt_runtime_share);
+	CHECK(m.fs_runtime_us == 50000 && m.fs_period_us == 1000000, "fair server %lld/%lld",
+	      (long long)m.fs_runtime_us, (long long)m.fs_period_us);
+
+	m = model(6, 18, 1);
+	CHECK(m.fair_server && m.rt_bandwidth && !m.rt_runtime_share, "6.18 rg=1: fs %d bw %d share %d",
+	      m.fair_server, m.rt_bandwidth, m.rt_runtime_share);
+	/* Config unknown on 6.12+: RT throttling assumed. */
+	m = model(6, 18, -1);
+	CHECK(m.fair_server && m.rt_bandwidth, "6.18 rg unknown: fs %d bw %d", m.fair_server, m.rt_bandwidth);
+	m = model(7, 0, 0);
+	CHECK(m.fair_server && !m.rt_bandwidth, "7.0 rg=0: fs %d bw %d", m.fair_server, m.rt_bandwidth);
+
+	m = model(5, 4, -1);
+	CHECK(!m.fair_server && m.rt_bandwidth && m.rt_runtime_share, "5.4: fs %d bw %d share %d",
+	      m.fair_server, m.rt_bandwidth, m.rt_runtime_share);
+	m = model(5, 9, -1);
+	CHECK(m.rt_runtime_share, "5.9: runtime share off");
+	m = model(5, 10, -1);
+	CHECK(!m.rt_runtime_share, "5.10: runtime share on");
+	m = model(4, 19, 1);
+	CHECK(m.rt_runtime_share && m.rt_bandwidth && !m.fair_server, "4.19");
+
+	/* HZ: 1000 -> 1 ms; unknown -> the coarsest tick, 10 ms. */
+	{
+		struct kernel_facts k = facts(6, 1, 0, 1000);
+
+		kernel_model_predict(&k, &m);
+		CHECK(NEAR(m.tick_us, 1000), "HZ=1000: tick %g", m.tick_us);
+		k = facts(6, 1, 0, 0);
+		kernel_model_predict(&k, &m);
+		CHECK(NEAR(m.tick_us, 10000), "HZ unknown: tick %g", m.tick_us);
+	}
+}
+
+TEST(kernel_model_fair_server_from_debugfs)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct limiter l;
+	struct policy unlimited = builtin("unlimited");
+
+	/* What debugfs shows rules over the defaults: 100 ms every 500 ms leaves RT 0.8. */
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = 100000000;
+	k.fair_server_period_ns = 500000000;
+	kernel_model_predict(&k, &m);
+	CHECK(m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 100000 && m.fs_period_us == 500000,
+	      "debugfs 100/500 ms: fs %d %lld/%lld", m.fair_server, (long long)m.fs_runtime_us,
+	      (long long)m.fs_period_us);
+	CHECK(strstr(m.basis, "debugfs") != NULL, "basis: %s", m.basis);
+	limiter_for(&m, &unlimited, &l);
+	CHECK(l.regime == REGIME_FAIR_SERVER_ONLY && NEAR(l.hog_share, 0.8) && NEAR(l.gap_us, 100000) &&
+	      NEAR(l.interval_us, 500000), "-1 with 100/500 ms: %s share %g gap %g", regime_name(l.regime),
+	      l.hog_share, l.gap_us);
+	/* runtime 0 switches the fair server off: at -1 nothing gives CFS time. */
+	k.fair_server_runtime_ns = 0;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fair_server && regime_for(&m, -1, 1000000) == REGIME_NO_LIMIT, "runtime 0: fs %d regime %s",
+	      m.fair_server, regime_name(regime_for(&m, -1, 1000000)));
+	/* Unreadable (or a value that did not parse): the defaults. */
+	k.fair_server_readable = false;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fair_server && m.fs_runtime_us == 50000, "unreadable");
+	k.fair_server_readable = true;
+	k.fair_server_runtime_ns = -1;
+	kernel_model_predict(&k, &m);
+	CHECK(!m.fs_from_debugfs && m.fs_runtime_us == 50000, "runtime did not parse");
+}
+
+TEST(kernel_model_preempt_rt_timer_thread)
+{
+	struct kernel_facts k = facts(6, 1, 0, 250);
+	struct kernel_model m;
+	struct limiter l;
+	struct policy dflt = builtin("default"), unlimited = builtin("unlimited");
+	struct regime_observation o;
+
+	/* 6.1 PREEMPT_RT, ktimers/N at FIFO 1: the hog is throttled, CFS timer wake-ups wait with it. */
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	CHECK(strstr(m.basis, "ktimers") != NULL, "basis: %s", m.basis);
+	limiter_for(&m, &dflt, &l);
+	CHECK(l.regime == REGIME_TIMERS_STARVED && l.limited && NEAR(l.hog_share, 0.95) && NEAR(l.gap_us, 50000) &&
+	      NEAR(l.interval_us, 1000000), "6.1-rt default: %s share %g gap %g", regime_name(l.regime), l.hog_share,
+	      l.gap_us);
+	CHECK(!strcmp(regime_name(l.regime), "timers-starved"), "name %s", regime_name(l.regime));
+	limiter_for(&m, &unlimited, &l);
+	CHECK(l.regime == REGIME_NO_LIMIT && !l.limited, "6.1-rt -1: %s", regime_name(l.regime));
+	/* What the probe saw there: a throttled lone hog, a starved CFS task at -1. */
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 48000;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees, "6.1-rt behaviour disagrees: %s", o.evidence);
+
+	/* 6.12 PREEMPT_RT without RT group scheduling: no throttle, and the fair server's time goes
+	 * unused because the CFS task sleeping on a timer never wakes. */
+	k = facts(6, 12, 0, 250);
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	CHECK(regime_for(&m, 950000, 1000000) == REGIME_NO_LIMIT && regime_for(&m, -1, 1000000) == REGIME_NO_LIMIT,
+	      "6.12-rt: %s / %s", regime_name(regime_for(&m, 950000, 1000000)), regime_name(regime_for(&m, -1, 1000000)));
+	o.hog_alone_share = 0.999;
+	o.hog_alone_gap_max_us = 2000;
+	o.victim_share_unlimited = 0;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees, "6.12-rt with ktimers behaviour disagrees: %s", o.evidence);
+	/* Without the RT thread the same kernel serves CFS through the fair server. */
+	k.timer_thread_priority = 0;
+	kernel_model_predict(&k, &m);
+	CHECK(regime_for(&m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.12 without ktimers");
+}
+
+TEST(kernel_model_regime_for)
+{
+	struct kernel_model classic = model(6, 1, 0), fs_only = model(6, 12, 0), both = model(6, 18, 1),
+			    share = model(5, 4, -1);
+
+	/* A limit below the period. */
+	CHECK(regime_for(&classic, 950000, 1000000) == REGIME_CLASSIC, "6.1 default");
+	CHECK(regime_for(&fs_only, 950000, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.12 rg=0 default");
+	CHECK(regime_for(&both, 950000, 1000000) == REGIME_CLASSIC, "6.18 rg=1 default");
+	CHECK(regime_for(&share, 950000, 1000000) == REGIME_RUNTIME_SHARE, "5.4 default");
+	CHECK(regime_for(&classic, 1, 1000000) == REGIME_CLASSIC, "6.1 tiny runtime");
+	/* runtime -1: no RT limit. */
+	CHECK(regime_for(&classic, -1, 1000000) == REGIME_NO_LIMIT, "6.1 -1");
+	CHECK(regime_for(&fs_only, -1, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.12 -1");
+	CHECK(regime_for(&both, -1, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.18 -1");
+	CHECK(regime_for(&share, -1, 1000000) == REGIME_NO_LIMIT, "5.4 -1");
+	/* runtime == period never throttles. */
+	CHECK(regime_for(&classic, 1000000, 1000000) == REGIME_NO_LIMIT, "6.1 full");
+	CHECK(regime_for(&both, 1000000, 1000000) == REGIME_FAIR_SERVER_ONLY, "6.18 full");
+	CHECK(regime_for(&share, 1000000, 1000000) == REGIME_NO_LIMIT, "5.4 full");
+
+	CHECK(!strcmp(regime_name(REGIME_CLASSIC), "classic-throttling"), "%s", regime_name(REGIME_CLASSIC));
+	CHECK(!strcmp(regime_name(REGIME_NO_LIMIT), "no-limit"), "%s", regime_name(REGIME_NO_LIMIT));
+	CHECK(!strcmp(regime_name(REGIME_FAIR_SERVER_ONLY), "fair-server-only"), "%s",
+	      regime_name(REGIME_FAIR_SERVER_ONLY));
+	CHECK(!strcmp(regime_name(REGIME_RUNTIME_SHARE), "rt-runtime-share"), "%s",
+	      regime_name(REGIME_RUNTIME_SHARE));
+}
+
+struct limiter_case {
+	const char *kernel;
+	int major, minor, rg;
+	const char *policy;
+	enum regime regime;
+	bool limited, at_least_only;
+	double hog_share, gap_us, interval_us;
+};
+
+TEST(expect_limiter_for_table)
+{
+	static const struct limiter_case cases[] = {
+		{ "6.1", 6, 1, 0, "default", REGIME_CLASSIC, true, false, 0.95, 50000, 1000000 },
+		{ "6.1", 6, 1, 0, "half", REGIME_CLASSIC, true, false, 0.5, 500000, 1000000 },
+		{ "6.1", 6, 1, 0, "unlimited", REGIME_NO_LIMIT, false, false, 1.0, 0, 0 },
+		{ "6.1", 6, 1, 0, "full", REGIME_NO_LIMIT, false, false, 1.0, 0, 0 },
+		{ "6.1", 6, 1, 0, "ten-second-window", REGIME_CLASSIC, true, false, 0.95, 500000, 10000000 },
+		/* Without RT group scheduling only the fair server limits RT, whatever the policy. */
+		{ "6.12 rg=0", 6, 12, 0, "default", REGIME_FAIR_SERVER_ONLY, true, false, 0.95, 50000, 1000000 },
+		{ "6.12 rg=0", 6, 12, 0, "half", REGIME_FAIR_SERVER_ONLY, true, false, 0.95, 50000, 1000000 },
+		{ "6.12 rg=0", 6, 12, 0, "unlimited", REGIME_FAIR_SERVER_ONLY, true, false, 0.95, 50000, 1000000 },
+		{ "6.18 rg=1", 6, 18, 1, "default", REGIME_CLASSIC, true, false, 0.95, 50000, 1000000 },
+		{ "6.18 rg=1", 6, 18, 1, "half", REGIME_CLASSIC, true, false, 0.5, 500000, 1000000 },
+		{ "6.18 rg=1", 6, 18, 1, "unlimited", REGIME_FAIR_SERVER_ONLY, true, false, 0.95, 50000, 1000000 },
+		{ "6.18 rg=1", 6, 18, 1, "full", REGIME_FAIR_SERVER_ONLY, true, false, 0.95, 50000, 1000000 },
+		/* Equal shares, but CFS would wait 9.5 s for RT throttling: the fair server comes first. */
+		{ "6.18 rg=1", 6, 18, 1, "ten-second-window", REGIME_CLASSIC, true, false, 0.95, 50000, 1000000 },
+		{ "5.4", 5, 4, -1, "default", REGIME_RUNTIME_SHARE, true, true, 0.95, 50000, 1000000 },
+		{ "5.4", 5, 4, -1, "half", REGIME_RUNTIME_SHARE, true, true, 0.5, 500000, 1000000 },
+		{ "5.4", 5, 4, -1, "unlimited", REGIME_NO_LIMIT, false, false, 1.0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct limiter_case *c = &cases[i];
+		struct kernel_model m = model(c->major, c->minor, c->rg);
+		struct policy p = builtin(c->policy);
+		struct limiter l;
+
+		limiter_for(&m, &p, &l);
+		CHECK(l.regime == c->regime, "%s %s: regime %s, want %s", c->kernel, c->policy,
+		      regime_name(l.regime), regime_name(c->regime));
+		CHECK(l.limited == c->limited && l.at_least_only == c->at_least_only,
+		      "%s %s: limited %d at_least_only %d", c->kernel, c->policy, l.limited, l.at_least_only);
+		CHECK(NEAR(l.hog_share, c->hog_share), "%s %s: hog_share %g, want %g", c->kernel, c->policy,
+		      l.hog_share, c->hog_share);
+		CHECK(NEAR(l.gap_us, c->gap_us), "%s %s: gap_us %g, want %g", c->kernel, c->policy, l.gap_us,
+		      c->gap_us);
+		CHECK(NEAR(l.interval_us, c->interval_us), "%s %s: interval_us %g, want %g", c->kernel,
+		      c->policy, l.interval_us, c->interval_us);
+		CHECK(l.why[0] != '\0', "%s %s: no reason", c->kernel, c->policy);
+	}
+}
+
+TEST(expect_limiter_fair_server_cuts_in_first)
+{
+	struct kernel_model both = model(6, 18, 1), classic = model(6, 1, 0);
+	struct policy p;
+	struct limiter l;
+
+	/* 99% for RT: the fair server's 5% wins on 6.12+. */
+	policy_make_adhoc(990000, 1000000, &p);
+	limiter_for(&both, &p, &l);
+	CHECK(l.regime == REGIME_CLASSIC && l.limited, "regime %s", regime_name(l.regime));
+	CHECK(NEAR(l.hog_share, 0.95) && NEAR(l.gap_us, 50000) && NEAR(l.interval_us, 1000000),
+	      "6.18 99%%: share %g gap %g interval %g", l.hog_share, l.gap_us, l.interval_us);
+	CHECK(strstr(l.why, "fair server") != NULL, "why: %s", l.why);
+	/* Without a fair server the policy's own numbers hold. */
+	limiter_for(&classic, &p, &l);
+	CHECK(NEAR(l.hog_share, 0.99) && NEAR(l.gap_us, 10000) && NEAR(l.interval_us, 1000000),
+	      "6.1 99%%: share %g gap %g interval %g", l.hog_share, l.gap_us, l.interval_us);
+}
+
+TEST(expect_thresholds)
+{
+	struct noise_floor quiet = { .window_s = 10, .gap_max_us = 100, .loss_share = 0.001 };
+	struct noise_floor noisy = { .window_s = 10, .gap_max_us = 30000, .loss_share = 0.01 };
+	struct kernel_model classic = model(6, 1, 0), fs_only = model(6, 12, 0);
+	struct policy def = builtin("default"), half = builtin("half"), unl = builtin("unlimited");
+	struct limiter l;
+	double t;
+
+	limiter_for(&classic, &def, &l);
+	t = throttle_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 25000), "classic default throttle threshold %g, want 25000", t);
+	t = starvation_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 475000), "classic default starvation threshold %g, want 475000", t);
+
+	limiter_for(&classic, &half, &l);
+	t = throttle_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 250000), "classic half throttle threshold %g", t);
+	t = starvation_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 250000), "classic half starvation threshold %g", t);
+
+	limiter_for(&fs_only, &unl, &l);
+	t = throttle_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 25000), "fair server throttle threshold %g", t);
+	t = starvation_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 475000), "fair server starvation threshold %g", t);
+
+	/* Nothing promised: ten ticks, or twice the noise when that is longer. */
+	limiter_for(&classic, &unl, &l);
+	t = throttle_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 40000), "no-limit throttle threshold %g, want 40000", t);
+	t = starvation_threshold_us(&l, &quiet, 4000);
+	CHECK(NEAR(t, 40000), "no-limit starvation threshold %g, want 40000", t);
+	t = throttle_threshold_us(&l, &noisy, 4000);
+	CHECK(NEAR(t, 60000), "no-limit noisy throttle threshold %g, want 60000", t);
+	t = starvation_threshold_us(&l, &noisy, 1000);
+	CHECK(NEAR(t, 60000), "no-limit noisy starvation threshold %g, want 60000", t);
+}
+
+static const struct check *find_check(const struct check *checks, int n, const char *task, const char *metric)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(checks[i].task, task) && !strcmp(checks[i].metric, metric))
+			return &checks[i];
+	return NULL;
+}
+
+static int failed_checks(const struct check *checks, int n)
+{
+	int failed = 0;
+
+	for (int i = 0; i < n; i++)
+		failed += checks[i].was_measured && !checks[i].passed;
+	return failed;
+}
+
+static void report_failures(const char *label, const struct check *checks, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!checks[i].passed)
+			CHECK(0, "%s: %s %s measured %g expected %g tol %g (%s)%s", label, checks[i].task,
+			      checks[i].metric, checks[i].measured, checks[i].expected, checks[i].tolerance,
+			      check_kind_name(checks[i].kind), checks[i].was_measured ? "" : " not measured");
+}
+
+/* The shipped scenario of a FIFO hog beside a CFS victim, and the judging context around it. */
+struct hog_case {
+	struct scenario s;
+	bool loaded;
+	int hog, victim;
+	struct kernel_model km;
+	struct policy policy;
+	struct limiter limiter;
+	struct noise_floor noise;
+	struct judge_context jc;
+	struct check checks[SCENARIO_CHECKS_MAX];
+	int n;
+	const char *trace_json;	/* the result's trace block; NULL: one that agrees with the hog */
+};
+
+static struct hog_case hc;
+
+static bool hog_case_load(void)
+{
+	char path[PATH_MAX];
+
+	if (hc.loaded)
+		return true;
+	snprintf(path, sizeof(path), "%.4000s/fifo-hog-share.json", scenario_dir());
+	if (!scenario_load_file(path, &hc.s)) {
+		CHECK(0, "cannot load %s", path);
+		return false;
+	}
+	hc.hog = scenario_task_index(&hc.s, "hog");
+	hc.victim = scenario_task_index(&hc.s, "victim");
+	CHECK(hc.hog >= 0 && hc.victim >= 0, "fifo-hog-share has no hog or victim task");
+	hc.loaded = hc.hog >= 0 && hc.victim >= 0;
+	return hc.loaded;
+}
+
+static void hog_case_unload(void)
+{
+	for (int i = 0; i < hc.s.task_count; i++)
+		json_object_put(hc.s.tasks[i].params);
+	hc.s.task_count = 0;
+	hc.loaded = false;
+}
+
+static json_object *parse(const char *text)
+{
+	json_object *obj = json_tokener_parse(text);
+
+	CHECK(obj != NULL, "bad test JSON: %s", text);
+	return obj;
+}
+
+/* Judges hog and victim metrics (JSON text, as metrics_to_json names them) on a kernel and policy. */
+static int hog_case_judge(int major, int minor, int rg, const char *policy, double steal_us, const char *hog_json,
+			  const char *victim_json)
+{
+	hc.km = model(major, minor, rg);
+	hc.policy = builtin(policy);
+	limiter_for(&hc.km, &hc.policy, &hc.limiter);
+	hc.noise = (struct noise_floor){ .window_s = 10, .gap_max_us = 100, .loss_share = 0.001 };
+	memset(&hc.jc, 0, sizeof(hc.jc));
+	hc.jc.scenario = &hc.s;
+	hc.jc.model = &hc.km;
+	hc.jc.limiter = &hc.limiter;
+	hc.jc.policy = &hc.policy;
+	hc.jc.noise = &hc.noise;
+	hc.jc.window_s = 10;
+	hc.jc.steal_us = steal_us;
+	hc.jc.metrics[hc.hog] = parse(hog_json);
+	hc.jc.metrics[hc.victim] = parse(victim_json);
+	if (hc.trace_json) {
+		hc.jc.trace = parse(hc.trace_json);
+	} else {
+		json_object *v;
+
+		/* sched_switch saw what the hog saw. */
+		hc.jc.trace = parse("{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0}");
+		if (json_object_object_get_ex(hc.jc.metrics[hc.hog], "throttle_events", &v))
+			json_object_object_add(hc.jc.trace, "throttle_events", json_object_get(v));
+		if (json_object_object_get_ex(hc.jc.metrics[hc.hog], "gap_max_us", &v))
+			json_object_object_add(hc.jc.trace, "gap_max_us", json_object_get(v));
+	}
+	hc.n = judge_result(&hc.jc, hc.checks, SCENARIO_CHECKS_MAX);
+	json_object_put(hc.jc.trace);
+	hc.jc.trace = NULL;
+	json_object_put(hc.jc.metrics[hc.hog]);
+	json_object_put(hc.jc.metrics[hc.victim]);
+	hc.jc.metrics[hc.hog] = hc.jc.metrics[hc.victim] = NULL;
+	return hc.n;
+}
+
+/* A 10 s window of textbook classic throttling at 950000/1000000. */
+static const char textbook_hog[] =
+	"{\"window_s\": 10, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 9,"
+	" \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
+	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"stall_max_us\": 0}";
+static const char textbook_victim[] =
+	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
+	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
+	" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0}";
+
+TEST(judge_fifo_hog_textbook_classic)
+{
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	CHECK(n >= 5, "only %d checks apply to classic throttling", n);
+	CHECK(failed_checks(hc.checks, n) == 0, "textbook classic throttling fails %d checks",
+	      failed_checks(hc.checks, n));
+	report_failures("textbook", hc.checks, n);
+	for (int i = 0; i < n; i++)
+		CHECK(hc.checks[i].was_measured && hc.checks[i].rule[0] && hc.checks[i].unit,
+		      "check %s %s not measured or without a rule", hc.checks[i].task, hc.checks[i].metric);
+	/* The checks carry the model's numbers. */
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && NEAR(c->expected, 0.95) && c->kind == CHECK_APPROX, "hog cpu_share_periods check");
+	c = find_check(hc.checks, n, "hog", "gap_max_us");
+	CHECK(c && NEAR(c->expected, 50000), "hog gap_max_us check expects %g", c ? c->expected : -1);
+	c = find_check(hc.checks, n, "hog", "throttle_events");
+	CHECK(c && NEAR(c->expected, 10), "hog throttle_events check expects %g", c ? c->expected : -1);
+	c = find_check(hc.checks, n, "hog", "throttle_interval_us");
+	CHECK(c && NEAR(c->expected, 1000000), "hog throttle_interval_us check expects %g", c ? c->expected : -1);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->kind == CHECK_AT_MOST && NEAR(c->expected, 1900000), "victim starvation_max_us check");
+
+	/* A tick off everywhere still passes. */
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.951, \"periods_span_s\": 9,"
+			   " \"gap_max_us\": 54000, \"throttle_events\": 11, \"throttle_interval_us\": 1004000,"
+			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"stall_max_us\": 0}",
+			   textbook_victim);
+	CHECK(failed_checks(hc.checks, n) == 0, "a tick off fails %d checks", failed_checks(hc.checks, n));
+	report_failures("tick off", hc.checks, n);
+
+	/* The fair-server-only kernel gives the same picture at the default policy. */
+	n = hog_case_judge(6, 12, 0, "default", 0, textbook_hog, textbook_victim);
+	CHECK(hc.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 5 && failed_checks(hc.checks, n) == 0,
+	      "fair-server-only textbook: %d checks, %d fail", n, failed_checks(hc.checks, n));
+	report_failures("fair server", hc.checks, n);
+	hog_case_unload();
+}
+
+TEST(judge_fifo_hog_share_too_high_or_low)
+{
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	/* A hog share of 0.80 at default fails the share check, and only that. */
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"cpu_share\": 0.80, \"cpu_share_periods\": 0.80, \"periods_span_s\": 9,"
+			   " \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000}",
+			   "{\"cpu_share\": 0.20, \"cpu_share_periods\": 0.20, \"periods_span_s\": 9,"
+			   " \"starvation_max_us\": 950000, \"starvation_median_us\": 950000}");
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->was_measured && !c->passed, "a hog share of 0.80 at default passes");
+	CHECK(failed_checks(hc.checks, n) == 1, "%d checks fail, want only the share", failed_checks(hc.checks, n));
+
+	/* Without whole periods the window share is judged instead (the fallback metric). */
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"cpu_share\": 0.80, \"gap_max_us\": 50000, \"throttle_events\": 10}",
+			   "{\"cpu_share\": 0.20, \"starvation_max_us\": 950000}");
+	c = find_check(hc.checks, n, "hog", "cpu_share");
+	CHECK(c && c->was_measured && !c->passed, "window share 0.80 at default passes");
+	CHECK(!find_check(hc.checks, n, "hog", "cpu_share_periods"), "periods judged without periods");
+
+	/* 0.93 is outside the share tolerance; 3% VM steal widens it enough. */
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"cpu_share\": 0.93, \"cpu_share_periods\": 0.93, \"periods_span_s\": 9,"
+			   " \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000}",
+			   textbook_victim);
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && !c->passed, "0.93 passes without steal (tolerance %g)", c ? c->tolerance : -1);
+	n = hog_case_judge(6, 1, 0, "default", 0.03 * 10e6,
+			   "{\"cpu_share\": 0.93, \"cpu_share_periods\": 0.93, \"periods_span_s\": 9,"
+			   " \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000}",
+			   textbook_victim);
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->passed, "0.93 fails with 3%% steal (tolerance %g)", c ? c->tolerance : -1);
+
+	/* Runtime sharing (5.4): the hog may borrow beyond its share, not fall below it. */
+	n = hog_case_judge(5, 4, -1, "default", 0, "{\"cpu_share\": 0.99}", "{\"cpu_share\": 0.01}");
+	c = find_check(hc.checks, n, "hog", "cpu_share");
+	CHECK(c && c->kind == CHECK_AT_LEAST && c->passed, "runtime share: borrowing to 0.99 fails");
+	CHECK(failed_checks(hc.checks, n) == 0, "runtime share borrowing fails %d checks", failed_checks(hc.checks, n));
+	n = hog_case_judge(5, 4, -1, "default", 0, "{\"cpu_share\": 0.80}", "{\"cpu_share\": 0.20}");
+	c = find_check(hc.checks, n, "hog", "cpu_share");
+	CHECK(c && !c->passed, "runtime share: 0.80 passes");
+	hog_case_unload();
+}
+
+TEST(judge_fifo_hog_starved_victim)
+{
+	static const char hog[] = "{\"cpu_share\": 0.999, \"gap_max_us\": 20, \"throttle_events\": 0}";
+	static const char starved[] = "{\"cpu_share\": 0.0, \"starvation_max_us\": 10000000, \"starvation_events\": 1}";
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	/* No limit (6.1 at runtime -1): a victim off the CPU for the whole window is the expectation. */
+	n = hog_case_judge(6, 1, 0, "unlimited", 0, hog, starved);
+	CHECK(hc.limiter.regime == REGIME_NO_LIMIT && n >= 3, "regime %s, %d checks", regime_name(hc.limiter.regime), n);
+	CHECK(failed_checks(hc.checks, n) == 0, "starvation under no-limit fails %d checks", failed_checks(hc.checks, n));
+	report_failures("no-limit", hc.checks, n);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->kind == CHECK_AT_LEAST && NEAR(c->expected, 10e6), "no-limit starvation check");
+
+	/* A victim that got 5% under no-limit contradicts it. */
+	n = hog_case_judge(6, 1, 0, "unlimited", 0, hog, "{\"cpu_share\": 0.05, \"starvation_max_us\": 950000}");
+	c = find_check(hc.checks, n, "victim", "cpu_share");
+	CHECK(c && !c->passed, "a victim with 5%% under no-limit passes");
+
+	/* The same starvation under classic throttling fails. */
+	n = hog_case_judge(6, 1, 0, "default", 0, hog, starved);
+	c = find_check(hc.checks, n, "victim", "cpu_share");
+	CHECK(c && !c->passed, "a starved victim passes its share check under classic throttling");
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && !c->passed, "a whole-window starvation passes under classic throttling");
+	c = find_check(hc.checks, n, "hog", "cpu_share");
+	CHECK(c && !c->passed, "an unthrottled hog passes under classic throttling");
+	hog_case_unload();
+}
+
+TEST(kernel_model_observation_judge)
+{
+	struct kernel_model classic = model(6, 1, 0), fs_only = model(6, 12, 0), both = model(6, 18, 1);
+	struct regime_observation o;
+
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 50000;
+	o.victim_share_unlimited = 0.0;
+	regime_observation_judge(&classic, &o);
+	CHECK(o.throttle_seen && !o.fair_server_seen && o.agrees, "6.1 classic behaviour: seen %d/%d agrees %d",
+	      o.throttle_seen, o.fair_server_seen, o.agrees);
+	CHECK(o.evidence[0] != '\0', "no evidence");
+	regime_observation_judge(&fs_only, &o);
+	CHECK(!o.agrees, "classic behaviour agrees with a fair-server-only model");
+	regime_observation_judge(&both, &o);
+	CHECK(!o.agrees, "no fair server seen agrees with a 6.18 model");
+
+	/* A lone hog not throttled, CFS served at -1: the fair-server-only kernel. */
+	o.hog_alone_share = 0.999;
+	o.hog_alone_gap_max_us = 30;
+	o.victim_share_unlimited = 0.05;
+	regime_observation_judge(&fs_only, &o);
+	CHECK(!o.throttle_seen && o.fair_server_seen && o.agrees, "6.12 rg=0 behaviour: seen %d/%d agrees %d",
+	      o.throttle_seen, o.fair_server_seen, o.agrees);
+	regime_observation_judge(&classic, &o);
+	CHECK(!o.agrees, "fair-server behaviour agrees with 6.1");
+	regime_observation_judge(&both, &o);
+	CHECK(!o.agrees, "no throttling agrees with a 6.18 rg=1 model");
+
+	/* Throttled and a fair server: 6.18 with RT group scheduling. */
+	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 50000;
+	o.victim_share_unlimited = 0.05;
+	regime_observation_judge(&both, &o);
+	CHECK(o.throttle_seen && o.fair_server_seen && o.agrees, "6.18 rg=1 behaviour: seen %d/%d agrees %d",
+	      o.throttle_seen, o.fair_server_seen, o.agrees);
+
+	/* One 48 ms slot in a window whose phase held only one: 0.9757, still throttling (6.1-rt). */
+	o.hog_alone_share = 0.9757;
+	o.hog_alone_gap_max_us = 48200;
+	o.victim_share_unlimited = 0.0;
+	regime_observation_judge(&classic, &o);
+	CHECK(o.throttle_seen && o.agrees, "one slot in the window: seen %d agrees %d", o.throttle_seen, o.agrees);
+	o.hog_alone_gap_max_us = 4000;	/* a few ms of VM noise is no throttling */
+	regime_observation_judge(&classic, &o);
+	CHECK(!o.throttle_seen, "a 4 ms gap at 0.9757 taken for throttling");
+	/* An emulated guest loses 3% in short gaps (6.12-rt under TCG): still no throttling. */
+	o.hog_alone_share = 0.9704;
+	o.hog_alone_gap_max_us = 3700;
+	regime_observation_judge(&fs_only, &o);
+	CHECK(!o.throttle_seen, "0.9704 in gaps of 3.7 ms at most taken for throttling");
+	o.hog_alone_gap_max_us = 30;
+
+	/* Nothing limits anything: agrees with no model here. */
+	o.hog_alone_share = 1.0;
+	o.victim_share_unlimited = 0.0;
+	regime_observation_judge(&classic, &o);
+	CHECK(!o.throttle_seen && !o.fair_server_seen && !o.agrees, "no-limit behaviour agrees with 6.1");
+}
+
+TEST(kernel_model_json_shape)
+{
+	struct kernel_model m = model(6, 18, 1);
+	struct regime_observation o;
+	json_object *obj, *pred, *v;
+
+	memset(&o, 0, sizeof(o));
+	obj = kernel_model_to_json(&m, NULL);
+	CHECK(json_object_object_get_ex(obj, "predicted", &pred), "no predicted");
+	CHECK(json_object_object_get_ex(pred, "fair_server", &v) && json_object_get_boolean(v), "fair_server");
+	CHECK(json_object_object_get_ex(pred, "rt_bandwidth", &v) && json_object_get_boolean(v), "rt_bandwidth");
+	CHECK(!json_object_object_get_ex(obj, "observed", NULL), "observed without a probe");
+	json_object_put(obj);
+
+	o.done = true;
+	o.hog_alone_share = 0.95;
+	o.hog_alone_gap_max_us = 50000;
+	o.victim_share_unlimited = 0.05;
+	regime_observation_judge(&m, &o);
+	obj = kernel_model_to_json(&m, &o);
+	CHECK(json_object_object_get_ex(obj, "observed", NULL), "no observed after the probe");
+	CHECK(json_object_object_get_ex(obj, "agrees", &v) && json_object_get_boolean(v), "agrees");
+	json_object_put(obj);
+}
+
+/* The trace checks: the hog's own gaps against sched_switch, and a result without a trace. */
+TEST(judge_fifo_hog_against_the_trace)
+{
+	const struct check *c = NULL;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	/* The hog missed half the throttles sched_switch shows, and its longest gap is 20 ms off. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 1,"
+			" \"throttle_events\": 5, \"gap_max_us\": 30000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hc.checks[i].metric, "throttle_events") && NEAR(hc.checks[i].expected, 5))
+			c = &hc.checks[i];
+	CHECK(c && c->was_measured && !c->passed && NEAR(c->tolerance, 2), "throttle events against the trace");
+	c = NULL;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hc.checks[i].metric, "gap_max_us") && NEAR(hc.checks[i].expected, 30000))
+			c = &hc.checks[i];
+	CHECK(c && c->was_measured && !c->passed && NEAR(c->tolerance, 200), "longest gap against the trace: 2 x noise");
+	/* Lost events: the longest gap is not compared. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 3, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 30000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	for (int i = 0; i < n; i++)
+		CHECK(!NEAR(hc.checks[i].expected, 30000), "a trace with lost events judged the longest gap");
+	/* No trace: the trace checks are not measured, and say why. */
+	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	c = NULL;
+	for (int i = 0; i < n; i++)
+		if (!hc.checks[i].was_measured)
+			c = &hc.checks[i];
+	CHECK(c && strstr(c->rule, "no trace (built without libtracefs)"), "rule of an unmeasured trace check: %s",
+	      c ? c->rule : "none");
+	CHECK(failed_checks(hc.checks, n) == 0, "no trace fails nothing");
+	hc.trace_json = NULL;
+	hog_case_unload();
+}
+
+/* The regime a scenario meets on 6.12 PREEMPT_RT (ktimers, a fair server, no RT throttling). */
+static enum regime scenario_regime_612rt(const char *file, const char *policy)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct scenario s;
+	struct policy p = builtin(policy);
+	struct limiter l;
+	char path[PATH_MAX];
+
+	k.timer_thread_priority = 1;
+	kernel_model_predict(&k, &m);
+	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
+	if (!scenario_load_file(path, &s)) {
+		CHECK(0, "cannot load %s", path);
+		return REGIME_COUNT;
+	}
+	run_scenario_limiter(&m, &s, &p, &l);
+	scenario_release(&s);
+	return l.regime;
+}
+
+TEST(scenario_regime_on_preempt_rt_follows_how_cfs_wakes)
+{
+	enum regime r;
+
+	/* The victim sleeps on a timer until the hog already spins: ktimers never wakes it. */
+	r = scenario_regime_612rt("fifo-hog-share.json", "default");
+	CHECK(r == REGIME_NO_LIMIT, "fifo-hog-share: %s", regime_name(r));
+	/* The kworker is woken by its work queue: the fair server serves it. */
+	r = scenario_regime_612rt("kernel-work.json", "unlimited");
+	CHECK(r == REGIME_FAIR_SERVER_ONLY, "kernel-work: %s", regime_name(r));
+	/* The victim runs before the first burst: the fair server serves it during bursts. */
+	r = scenario_regime_612rt("burst.json", "default");
+	CHECK(r == REGIME_FAIR_SERVER_ONLY, "burst: %s", regime_name(r));
+	/* No CFS task of the scenario at all: RT throttling or nothing (none here). */
+	r = scenario_regime_612rt("rt-probe-collateral.json", "default");
+	CHECK(r == REGIME_NO_LIMIT, "rt-probe-collateral: %s", regime_name(r));
+}

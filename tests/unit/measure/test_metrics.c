@@ -1,0 +1,323 @@
+/* Gap buckets, the metrics computed from a task's raw record, and median(). */
+#include "metrics.h"
+#include "role_metrics.h"
+#include "roles.h"
+#include "spin_measure.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
+}
+
+TEST(metrics_gap_bucket_boundaries)
+{
+	static const struct {
+		uint64_t ns;
+		int bucket;
+	} cases[] = {
+		{ 0, 0 },
+		{ 500, 0 },		/* 0.5 us */
+		{ 1000, 0 },		/* 1 us */
+		{ 1999, 0 },		/* just below 2 us */
+		{ 2000, 1 },		/* 2 us */
+		{ 3000, 1 },		/* 3 us */
+		{ 3999, 1 },
+		{ 4000, 2 },		/* 4 us */
+		{ 7999, 2 },
+		{ 8000, 3 },
+		{ 1000000, 9 },		/* 1 ms = 1000 us: [512, 1024) */
+		{ 1024000, 10 },
+		{ 50000000, 15 },	/* 50 ms = 50000 us: [32768, 65536) */
+		{ 1000000000, 19 },	/* 1 s */
+		{ (1ull << 31) * 1000, 31 },	/* the last bucket's lower bound */
+		{ (1ull << 40) * 1000, GAP_HIST_BUCKETS - 1 },
+		{ UINT64_MAX, GAP_HIST_BUCKETS - 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int b = gap_bucket(cases[i].ns);
+
+		CHECK(b == cases[i].bucket, "gap_bucket(%llu ns) = %d, want %d", (unsigned long long)cases[i].ns, b,
+		      cases[i].bucket);
+	}
+	/* Monotonic and always in range. */
+	for (uint64_t ns = 1, prev = 0; ns < (1ull << 62); prev = ns, ns = ns * 3 / 2 + 1) {
+		int b = gap_bucket(ns);
+
+		CHECK(b >= 0 && b < GAP_HIST_BUCKETS, "gap_bucket(%llu) = %d out of range", (unsigned long long)ns, b);
+		CHECK(b >= gap_bucket(prev), "gap_bucket not monotonic at %llu", (unsigned long long)ns);
+	}
+}
+
+TEST(metrics_median)
+{
+	double none[1] = { 7 };
+	double one[] = { 3.5 };
+	double odd[] = { 5, 1, 4, 2, 3 };
+	double even[] = { 10, 40, 20, 30 };
+	double dup[] = { 2, 2, 2, 9 };
+	double neg[] = { -1, -3, -2 };
+
+	CHECK(median(none, 0) == 0, "empty median %g", median(none, 0));
+	CHECK(median(none, -1) == 0, "negative count median %g", median(none, -1));
+	CHECK(median(one, 1) == 3.5, "single %g", median(one, 1));
+	CHECK(median(odd, 5) == 3, "odd %g", median(odd, 5));
+	CHECK(median(even, 4) == 25, "even %g", median(even, 4));
+	CHECK(median(dup, 4) == 2, "duplicates %g", median(dup, 4));
+	CHECK(median(neg, 3) == -2, "negatives %g", median(neg, 3));
+	/* Only the first count values count. */
+	{
+		double part[] = { 9, 1, 5, 1000, 1000 };
+
+		CHECK(median(part, 3) == 5, "prefix %g", median(part, 3));
+	}
+}
+
+static struct task_record *new_record(void)
+{
+	struct task_record *rec = calloc(1, sizeof(*rec));
+
+	CHECK(rec != NULL, "out of memory");
+	return rec;
+}
+
+static void add_long_gap(struct task_record *rec, uint64_t start_ns, uint64_t len_ns, uint64_t cpu_ns)
+{
+	struct gap_stats *g = &rec->gaps;
+
+	g->long_gaps[g->long_stored++] = (struct gap_event){ start_ns, len_ns, cpu_ns };
+	g->long_total++;
+	g->count++;
+	g->total_ns += len_ns;
+	if (len_ns > g->max_ns)
+		g->max_ns = len_ns;
+}
+
+/*
+ * A 3 s window of a throttled hog. Gaps (from the window start):
+ *   0.000 s  30 ms  cut by the window start (its length is not judged)
+ *   0.500 s   2 ms  a preemption, below the threshold
+ *   0.980 s  50 ms  throttle, ends at 1.030 s
+ *   1.980 s  60 ms  throttle, ends at 2.040 s
+ * Interval between ENDS: 1.000 s and 1.010 s (between starts: 0.980 s and 1.000 s).
+ */
+static void throttled_hog(struct task_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->config.role = ROLE_HOG;
+	rec->first_ns = 5000000000ull;
+	rec->last_ns = rec->first_ns + 3000000000ull;
+	rec->cpu_ns = 2850000000ull;
+	rec->iterations = 1000000;
+	add_long_gap(rec, 0, 30000000, 0);
+	add_long_gap(rec, 500000000, 2000000, 470000000);
+	add_long_gap(rec, 980000000, 50000000, 948000000);
+	/* 0.95 of the 2.010 s between the first and the last gap's end. */
+	add_long_gap(rec, 1980000000, 60000000, 1909500000);
+}
+
+TEST(metrics_compute_throttled_hog)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	throttled_hog(rec);
+	memset(&m, 0xff, sizeof(m));
+	metrics_compute(rec, 25000, &m);
+	CHECK(near(m.window_s, 3.0), "window_s %g", m.window_s);
+	CHECK(near(m.cpu_share, 0.95), "cpu_share %g", m.cpu_share);
+	CHECK(m.loops == 1000000, "loops %llu", (unsigned long long)m.loops);
+	CHECK(near(m.loop_ns, 2850), "loop_ns %g", m.loop_ns);
+	CHECK(m.gap_count == 4, "gap_count %llu", (unsigned long long)m.gap_count);
+	CHECK(near(m.gap_total_us, 142000), "gap_total_us %g", m.gap_total_us);
+	CHECK(near(m.gap_max_us, 60000), "gap_max_us %g", m.gap_max_us);
+	CHECK(near(m.throttle_threshold_us, 25000), "threshold %g", m.throttle_threshold_us);
+	/* The 2 ms preemption is not a throttle; the cut first gap is. */
+	CHECK(m.throttle_events == 3, "throttle_events %llu, want 3", (unsigned long long)m.throttle_events);
+	/* Median of the intervals between ENDS (1000000, 1010000), not starts (980000, 1000000). */
+	CHECK(near(m.throttle_interval_us, 1005000), "throttle_interval_us %g, want 1005000", m.throttle_interval_us);
+	/* Lengths of the uncut gaps only: 50000 and 60000 (with the cut one it would be 50000). */
+	CHECK(near(m.throttle_gap_median_us, 55000), "throttle_gap_median_us %g, want 55000", m.throttle_gap_median_us);
+	/* From the first gap's end (0.030 s, cpu 0) to the last one's (2.040 s, cpu 1.9095 s). */
+	CHECK(near(m.periods_span_s, 2.01), "periods_span_s %g, want 2.01", m.periods_span_s);
+	CHECK(near(m.cpu_share_periods, 0.95), "cpu_share_periods %g, want 0.95", m.cpu_share_periods);
+
+	/* A threshold of 40 ms leaves only the 50 and 60 ms gaps: one interval, from their ends. */
+	metrics_compute(rec, 40000, &m);
+	CHECK(m.throttle_events == 2, "40 ms: throttle_events %llu", (unsigned long long)m.throttle_events);
+	CHECK(near(m.throttle_interval_us, 1010000), "40 ms: interval %g, want 1010000", m.throttle_interval_us);
+	CHECK(near(m.periods_span_s, 1.01), "40 ms: span %g, want 1.01", m.periods_span_s);
+	CHECK(near(m.cpu_share_periods, (1909500000.0 - 948000000.0) / 1010000000.0), "40 ms: cpu_share_periods %g",
+	      m.cpu_share_periods);
+
+	/* One throttle gap: no interval, no whole periods. */
+	metrics_compute(rec, 55000, &m);
+	CHECK(m.throttle_events == 1, "55 ms: throttle_events %llu", (unsigned long long)m.throttle_events);
+	CHECK(m.throttle_interval_us == 0 && m.periods_span_s == 0 && m.cpu_share_periods == 0,
+	      "55 ms: interval %g span %g share %g", m.throttle_interval_us, m.periods_span_s, m.cpu_share_periods);
+	CHECK(near(m.throttle_gap_median_us, 60000), "55 ms: gap median %g", m.throttle_gap_median_us);
+
+	/* Nothing long enough. */
+	metrics_compute(rec, 1e6, &m);
+	CHECK(m.throttle_events == 0 && m.throttle_interval_us == 0 && m.throttle_gap_median_us == 0 &&
+		      m.periods_span_s == 0,
+	      "1 s threshold: events %llu", (unsigned long long)m.throttle_events);
+	/* The whole-window figures do not depend on the threshold. */
+	CHECK(near(m.cpu_share, 0.95) && near(m.gap_max_us, 60000), "window figures changed with the threshold");
+	free(rec);
+}
+
+TEST(metrics_compute_degenerate_records)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	/* An empty record: no division by zero, nothing measured. */
+	metrics_compute(rec, 25000, &m);
+	CHECK(isfinite(m.cpu_share) && m.cpu_share == 0, "empty cpu_share %g", m.cpu_share);
+	CHECK(m.loop_ns == 0 && m.throttle_events == 0 && m.gap_count == 0, "empty record figures");
+	/* last before first (never ran): still finite. */
+	rec->first_ns = 2000;
+	rec->last_ns = 1000;
+	metrics_compute(rec, 25000, &m);
+	CHECK(isfinite(m.window_s) && isfinite(m.cpu_share), "reversed span: window %g share %g", m.window_s, m.cpu_share);
+	free(rec);
+}
+
+TEST(metrics_to_json_names_by_role)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+	json_object *obj, *v;
+
+	if (!rec)
+		return;
+	throttled_hog(rec);
+	metrics_compute(rec, 25000, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(json_object_object_get_ex(obj, "gap_max_us", &v) && near(json_object_get_double(v), 60000),
+	      "hog gap_max_us");
+	CHECK(json_object_object_get_ex(obj, "throttle_events", &v) && json_object_get_int64(v) == 3,
+	      "hog throttle_events");
+	CHECK(json_object_object_get_ex(obj, "throttle_interval_us", &v) && near(json_object_get_double(v), 1005000),
+	      "hog throttle_interval_us");
+	CHECK(json_object_object_get_ex(obj, "cpu_share_periods", &v) && near(json_object_get_double(v), 0.95),
+	      "hog cpu_share_periods");
+	CHECK(!json_object_object_get_ex(obj, "starvation_max_us", NULL), "a hog has starvation_max_us");
+	json_object_put(obj);
+
+	/* A victim names the same figures as starvation; unmeasurable ones are left out. */
+	rec->config.role = ROLE_VICTIM;
+	metrics_compute(rec, 55000, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(json_object_object_get_ex(obj, "starvation_max_us", &v) && near(json_object_get_double(v), 60000),
+	      "victim starvation_max_us");
+	CHECK(json_object_object_get_ex(obj, "starvation_events", &v) && json_object_get_int64(v) == 1,
+	      "victim starvation_events");
+	CHECK(!json_object_object_get_ex(obj, "gap_max_us", NULL), "a victim has gap_max_us");
+	CHECK(!json_object_object_get_ex(obj, "cpu_share_periods", NULL), "unmeasured cpu_share_periods present");
+	CHECK(!json_object_object_get_ex(obj, "throttle_interval_us", NULL), "a victim has throttle_interval_us");
+	json_object_put(obj);
+	free(rec);
+}
+
+TEST(metrics_gap_hist_json_keys)
+{
+	struct gap_stats *g = calloc(1, sizeof(*g));
+	json_object *obj, *v;
+
+	if (!g)
+		return;
+	g->hist[0] = 5;
+	g->hist[gap_bucket(50000000)] = 2;
+	obj = gap_hist_to_json(g);
+	CHECK(json_object_object_length(obj) == 2, "%d keys", json_object_object_length(obj));
+	CHECK(json_object_object_get_ex(obj, "1", &v) && json_object_get_int64(v) == 5, "bucket 1 us");
+	CHECK(json_object_object_get_ex(obj, "32768", &v) && json_object_get_int64(v) == 2, "bucket 32768 us");
+	json_object_put(obj);
+	free(g);
+}
+
+/* The real measuring loop, briefly and unprivileged: a late start is a gap from the nominal start. */
+TEST(metrics_spin_until_records_late_start)
+{
+	struct task_record *rec = new_record();
+	struct spin_state st;
+	uint64_t now, start;
+
+	if (!rec)
+		return;
+	rec->config.gap_threshold_ns = 1000000;	/* 1 ms: the short spin stays clear of it */
+	rec->config.long_gap_ns = 2000000;
+	now = mono_ns();
+	start = now - 5000000;	/* the window began 5 ms ago */
+	spin_begin(rec, start, &st);
+	spin_end(rec, &st, spin_until(rec, &st, start, now + 200000));
+	CHECK(rec->gaps.count >= 1, "no gap recorded");
+	CHECK(rec->gaps.max_ns >= 5000000, "longest gap %llu ns, want >= 5 ms", (unsigned long long)rec->gaps.max_ns);
+	CHECK(rec->gaps.longest[0].start_ns == 0 && rec->gaps.longest[0].len_ns == rec->gaps.max_ns,
+	      "longest gap at %llu len %llu", (unsigned long long)rec->gaps.longest[0].start_ns,
+	      (unsigned long long)rec->gaps.longest[0].len_ns);
+	CHECK(rec->gaps.long_stored >= 1 && rec->gaps.long_gaps[0].start_ns == 0 &&
+		      rec->gaps.long_gaps[0].len_ns >= 5000000,
+	      "the late start is not a long gap");
+	CHECK(rec->gaps.hist[gap_bucket(rec->gaps.max_ns)] >= 1, "histogram misses the gap");
+	CHECK(rec->iterations > 0 && rec->first_ns == start && rec->last_ns >= now + 200000,
+	      "iterations %llu, span %llu..%llu", (unsigned long long)rec->iterations,
+	      (unsigned long long)rec->first_ns, (unsigned long long)rec->last_ns);
+	free(rec);
+}
+
+TEST(calibration_loops_follow_the_step_cost)
+{
+	/* 9 ms at 25 ns a step (hardware) and at ~1.1 us a step (an emulated CPU): 9 ms either way. */
+	CHECK(calibration_loops(9000, 25) == 360000, "25 ns: %llu", (unsigned long long)calibration_loops(9000, 25));
+	CHECK(calibration_loops(9000, 1125) == 8000, "1125 ns: %llu", (unsigned long long)calibration_loops(9000, 1125));
+	/* No noise floor figure: the hardware step; absurdly slow steps still give a usable sample. */
+	CHECK(calibration_loops(9000, 0) == 360000, "unknown: %llu", (unsigned long long)calibration_loops(9000, 0));
+	CHECK(calibration_loops(9000, 1e9) == 1000, "floor: %llu", (unsigned long long)calibration_loops(9000, 1e9));
+}
+
+/*
+ * A CFS victim beside a hog at 500000/1000000, the window starting 50 ms into a period whose
+ * RT budget was partly spent before: its long gaps are the hog's runs.
+ *   0.000 s  400 ms  the hog from the window start (cut by the window)
+ *   0.950 s  500 ms  the period timer unthrottles the hog at 0.950 s; ends 1.450 s
+ *   1.950 s  500 ms  ends 2.450 s
+ * Between gap ENDS (0.400 s to 2.450 s) the span is not whole periods: 2.050 s holding
+ * 0.550 + 0.500 s of victim time. Between STARTS of uncut gaps it is 1.000 s with 0.500 s.
+ */
+TEST(metrics_victim_periods_run_from_gap_starts)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	rec->config.role = ROLE_VICTIM;
+	rec->first_ns = 1000000000ull;
+	rec->last_ns = rec->first_ns + 3000000000ull;
+	rec->cpu_ns = 1500000000ull;
+	add_long_gap(rec, 0, 400000000, 0);
+	add_long_gap(rec, 950000000, 500000000, 550000000);
+	add_long_gap(rec, 1950000000, 500000000, 1050000000);
+	metrics_compute(rec, 250000, &m);
+	CHECK(near(m.periods_span_s, 1.0), "periods_span_s %g, want 1.0 (gap start to gap start)", m.periods_span_s);
+	CHECK(near(m.cpu_share_periods, 0.5), "cpu_share_periods %g, want 0.5", m.cpu_share_periods);
+	/* The same gaps on a hog would be measured from their ends. */
+	rec->config.role = ROLE_HOG;
+	metrics_compute(rec, 250000, &m);
+	CHECK(near(m.periods_span_s, 2.05), "hog: periods_span_s %g, want 2.05", m.periods_span_s);
+	free(rec);
+}
