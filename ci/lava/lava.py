@@ -19,9 +19,9 @@ server) against the device ci/lava/qemu-device.yaml, and checks what LAVA record
 Output in results/lava/<UTC time>/ (--out): job.yaml, device.yaml, ramdisk.cpio, lava.log (lava-run's log,
 a JSON object a line), result.yaml (lava-run's job result), results.yaml (every result LAVA logged, as a LAVA
 server lists them), ktap.txt (the KTAP lines from the console), summary.json.
-Exit status: 0 the job ran and LAVA's results agree with the KTAP and every check passed (with
---checks-may-fail: failed checks too, reported as they are); 1 otherwise (summary.json says
-why); 2 bad usage. --validate renders the job and only runs
+Exit status: 0 the job ran, LAVA's results agree with the KTAP and no case failed (skips and an
+unknown rtthrottle-run, a run that exited 125, are no failure; with --checks-may-fail failed
+cases are reported only); 1 otherwise (summary.json says why); 2 bad usage. --validate renders the job and only runs
 `lava-run --validate`.
 """
 import argparse
