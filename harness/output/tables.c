@@ -158,7 +158,9 @@ static json_object *debate(json_object *results)
 	static const char *const scenarios[] = { "fifo-hog-share", "admin-recovery", "ninety-percent-app",
 						 "rt-probe-collateral" };
 
-	for (size_t s = 0; s < 4; s++)
+	const size_t count = sizeof(scenarios) / sizeof(scenarios[0]);
+
+	for (size_t s = 0; s < count; s++)
 		for (size_t i = 0; i < json_object_array_length(results); i++)
 			if (!strcmp(str(json_object_array_get_idx(results, i), "scenario"), scenarios[s])) {
 				answering++;
@@ -169,12 +171,17 @@ static json_object *debate(json_object *results)
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *row;
 		struct policy p = policy_of(r);
-		bool seen = false, found;
+		bool seen = false, answers = false, found;
 		double v = 0;
 
 		for (size_t k = 0; k < json_object_array_length(rows) && !seen; k++)
 			seen = !strcmp(str(json_object_array_get_idx(rows, k), "policy"), p.name);
-		if (seen)
+		/* A row only for a policy one of the debate's scenarios ran at (not another scenario's own). */
+		for (size_t k = 0; k < json_object_array_length(results) && !answers; k++)
+			for (size_t s = 0; s < count && !answers; s++)
+				answers = !strcmp(str(json_object_array_get_idx(results, k), "scenario"), scenarios[s]) &&
+					  !strcmp(policy_of(json_object_array_get_idx(results, k)).name, p.name);
+		if (seen || !answers)
 			continue;
 		row = json_object_new_object();
 		json_object_object_add(row, "policy", json_object_new_string(p.name));

@@ -185,6 +185,15 @@ def test_remote_refill_keeps_refilling_the_bursting_hog():
     assert "demoted_after_end_ms" not in rtt.result(doc, "remote-refill", "p100ms")["tasks"][1]["metrics"]
 
 
+def test_debate_table_has_rows_only_for_the_debates_policies():
+    doc = _quick()
+    answering = {"fifo-hog-share", "admin-recovery", "ninety-percent-app", "rt-probe-collateral"}
+    ran = {r["policy"]["name"] for r in doc["results"] if r["scenario"] in answering}
+    rows = [row["policy"] for row in doc["debate"]]
+    # remote-refill's own p100ms is no policy of the debate: no row of dashes for it.
+    assert set(rows) == ran and len(rows) == len(ran) and "p100ms" not in rows, (rows, ran)
+
+
 def test_full_only_scenarios_regime_and_period_sweep():
     proc, doc = _run("full-only", ["--scenario", "regime,period-sweep", "--probe-seconds", "0"])
     assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], r.get("checks")) for r in doc["results"]
