@@ -10,48 +10,24 @@
 #include "util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #define SYSCTL_DIR "/proc/sys/kernel/"
 #define CGROUP_DIR "/sys/fs/cgroup/cpu/"
 
-static bool read_value(const char *path, long long *v)
-{
-	char buf[32];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	*v = strtoll(buf, NULL, 10);
-	return true;
-}
-
 /* 0 when the kernel took the value, else the errno of the write. */
-static int write_value(const char *path, long long v)
+static int write_value(const char *path, int64_t v)
 {
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%lld", v), fd = open(path, O_WRONLY), err = 0;
+	char text[24];
 
-	if (fd < 0)
-		return errno;
-	if (write(fd, buf, (size_t)len) != len)
-		err = errno ? errno : EIO;
-	close(fd);
-	return err;
+	snprintf(text, sizeof(text), "%" PRId64, v);
+	return write_text_file(path, text);
 }
 
-static void try_write(struct invalid_write_stats *st, const char *dir, const char *file, long long value,
+static void try_write(struct invalid_write_stats *st, const char *dir, const char *file, int64_t value,
 		      const char *why)
 {
 	struct invalid_write *w;
@@ -64,13 +40,13 @@ static void try_write(struct invalid_write_stats *st, const char *dir, const cha
 	snprintf(w->file, sizeof(w->file), "%s", file);
 	snprintf(w->why, sizeof(w->why), "%s", why);
 	w->value = value;
-	if (!read_value(path, &w->before)) {
+	if (!read_i64_file(path, &w->before)) {
 		w->error = errno ? errno : EIO;
 		w->after = w->before = 0;
 		return;
 	}
 	w->error = write_value(path, value);
-	if (!read_value(path, &w->after))
+	if (!read_i64_file(path, &w->after))
 		w->after = value;	/* unreadable now: assume the worst, and put the old value back */
 	if (!w->error || w->after != w->before)
 		w->undone = write_value(path, w->before) ? -1 : 1;
@@ -81,13 +57,13 @@ static void try_pair(struct invalid_write_stats *st, const char *dir, const char
 		     const char *period_file, bool below_minus_one)
 {
 	char path[96];
-	long long runtime, period;
+	int64_t runtime, period;
 
 	snprintf(path, sizeof(path), "%s%s", dir, runtime_file);
-	if (!read_value(path, &runtime))
+	if (!read_i64_file(path, &runtime))
 		return;
 	snprintf(path, sizeof(path), "%s%s", dir, period_file);
-	if (!read_value(path, &period))
+	if (!read_i64_file(path, &period))
 		return;
 	try_write(st, dir, runtime_file, period + 1, "runtime above the period");
 	if (below_minus_one)

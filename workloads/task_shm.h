@@ -99,8 +99,8 @@ struct admin_stats {
 struct invalid_write {
 	char file[24];		/* sched_rt_runtime_us, cpu.rt_period_us, ... */
 	char why[40];		/* what makes the value invalid */
-	long long value;
-	long long before, after;	/* the file's value around the write */
+	int64_t value;
+	int64_t before, after;	/* the file's value around the write */
 	int error;		/* errno of the write; 0: the kernel took it */
 	int undone;		/* a taken write was put back: 1 done, -1 failed */
 };

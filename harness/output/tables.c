@@ -150,19 +150,28 @@ static void add_figure(json_object *row, const char *key, bool found, double v)
 	json_object_object_add(row, key, found ? json_object_new_double(v) : NULL);
 }
 
-/* The debate of 2008, policy by policy, from the scenarios that answer its questions. */
+/* The scenarios that answer the debate's questions. */
+static const char *const debate_scenarios[] = { "fifo-hog-share", "admin-recovery", "ninety-percent-app",
+						 "rt-probe-collateral" };
+#define DEBATE_SCENARIOS (sizeof(debate_scenarios) / sizeof(debate_scenarios[0]))
+
+static bool answers_debate(json_object *result)
+{
+	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
+		if (!strcmp(str(result, "scenario"), debate_scenarios[s]))
+			return true;
+	return false;
+}
+
+/* The debate of 2008, policy by policy: a row for each policy its scenarios ran at. */
 static json_object *debate(json_object *results)
 {
 	json_object *rows = json_object_new_array();
 	int answering = 0;
-	static const char *const scenarios[] = { "fifo-hog-share", "admin-recovery", "ninety-percent-app",
-						 "rt-probe-collateral" };
 
-	const size_t count = sizeof(scenarios) / sizeof(scenarios[0]);
-
-	for (size_t s = 0; s < count; s++)
+	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
 		for (size_t i = 0; i < json_object_array_length(results); i++)
-			if (!strcmp(str(json_object_array_get_idx(results, i), "scenario"), scenarios[s])) {
+			if (!strcmp(str(json_object_array_get_idx(results, i), "scenario"), debate_scenarios[s])) {
 				answering++;
 				break;
 			}
@@ -171,17 +180,12 @@ static json_object *debate(json_object *results)
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *row;
 		struct policy p = policy_of(r);
-		bool seen = false, answers = false, found;
+		bool seen = false, found;
 		double v = 0;
 
 		for (size_t k = 0; k < json_object_array_length(rows) && !seen; k++)
 			seen = !strcmp(str(json_object_array_get_idx(rows, k), "policy"), p.name);
-		/* A row only for a policy one of the debate's scenarios ran at (not another scenario's own). */
-		for (size_t k = 0; k < json_object_array_length(results) && !answers; k++)
-			for (size_t s = 0; s < count && !answers; s++)
-				answers = !strcmp(str(json_object_array_get_idx(results, k), "scenario"), scenarios[s]) &&
-					  !strcmp(policy_of(json_object_array_get_idx(results, k)).name, p.name);
-		if (seen || !answers)
+		if (seen || !answers_debate(r))
 			continue;
 		row = json_object_new_object();
 		json_object_object_add(row, "policy", json_object_new_string(p.name));

@@ -77,17 +77,22 @@ static int reap(struct window_shm *shm, pid_t *pids, int count)
 	return lost ? -1 : alive;
 }
 
-static void kill_all(pid_t pgid, pid_t *pids, int count)
+/* To SCHED_OTHER: a throttled RT task the kernel never lets run again would never end. */
+static bool demote(pid_t pid)
 {
 	const struct sched_param other = { .sched_priority = 0 };
 
+	return sched_setscheduler(pid, SCHED_OTHER, &other) == 0;
+}
+
+static void kill_all(pid_t pgid, pid_t *pids, int count)
+{
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
 	for (int i = 0; i < count; i++)
 		if (pids[i] > 0) {
 			kill(pids[i], SIGKILL);
-			/* A throttled RT task the kernel never lets run again would never die. */
-			sched_setscheduler(pids[i], SCHED_OTHER, &other);
+			demote(pids[i]);	/* else its SIGKILL may never be taken */
 			waitpid(pids[i], NULL, 0);
 			pids[i] = 0;
 		}
@@ -101,14 +106,12 @@ static void kill_all(pid_t pgid, pid_t *pids, int count)
  */
 static void demote_stuck(struct window_shm *shm, const pid_t *pids, int count)
 {
-	const struct sched_param other = { .sched_priority = 0 };
-
 	for (int i = 0; i < count; i++) {
 		struct task_record *t = &shm->task[i];
 
 		if (pids[i] <= 0 || t->demoted_ns || t->config.sched_policy == SCHED_OTHER)
 			continue;
-		if (sched_setscheduler(pids[i], SCHED_OTHER, &other) == 0)
+		if (demote(pids[i]))
 			t->demoted_ns = now_ns() - shm->end_ns;
 	}
 }
