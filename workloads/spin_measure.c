@@ -75,6 +75,31 @@ static __attribute__((noinline, cold)) void record_gap(struct task_record *rec, 
 	g->long_total++;
 }
 
+/*
+ * Out of line and cold like record_gap: about once every CPU_SAMPLE_MIN_NS. The next reading
+ * is a step after this one, so a gap does not bring a burst of them.
+ */
+static __attribute__((noinline, cold)) void take_sample(struct task_record *rec, struct spin_state *st, uint64_t now)
+{
+	struct cpu_samples *s = &rec->samples;
+
+	if (s->count >= CPU_SAMPLES_MAX) {
+		st->next_sample_ns = UINT64_MAX;
+		return;
+	}
+	s->at[s->count++] = (struct cpu_sample){ now - st->start_ns, thread_cpu_ns() - st->cpu_start_ns };
+	st->next_sample_ns = now + s->every_ns;
+}
+
+/* The sampling step: CPU_SAMPLE_MIN_NS, or sparser where the window would need more readings. */
+static uint64_t sample_step_ns(uint64_t window_ns)
+{
+	/* Room for the readings after gaps that end a step late. */
+	uint64_t step = window_ns / (CPU_SAMPLES_MAX - CPU_SAMPLES_MAX / 8) + 1;
+
+	return step > CPU_SAMPLE_MIN_NS ? step : CPU_SAMPLE_MIN_NS;
+}
+
 /* The kernel's scheduler accounting of this thread (ns on CPU), 0 if unreadable: window edges only. */
 static uint64_t schedstat_ns(void)
 {
@@ -100,6 +125,9 @@ void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *s
 	rec->schedstat_end_ns = 0;
 	st->cpu_start_ns = thread_cpu_ns();
 	st->max_gap_ns = 0;
+	rec->samples.count = 0;
+	rec->samples.every_ns = sample_step_ns(rec->config.window_ns);
+	st->next_sample_ns = start_ns;
 	rec->first_ns = start_ns;
 	rec->iterations = 0;
 }
@@ -113,6 +141,8 @@ uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t fro
 		now = mono_ns();
 		if (now - prev >= threshold)
 			record_gap(rec, st, prev, now);
+		if (now >= st->next_sample_ns)
+			take_sample(rec, st, now);
 		prev = now;
 		iterations++;
 	} while (now < until_ns);

@@ -11,6 +11,7 @@ struct spin_state {
 	uint64_t start_ns;	/* window start: gap times are relative to it */
 	uint64_t cpu_start_ns;	/* thread CPU time at spin_begin */
 	uint64_t max_gap_ns;	/* longest gap since the caller last cleared it */
+	uint64_t next_sample_ns;	/* when spin_until next reads the CPU clock */
 };
 
 uint64_t mono_ns(void);

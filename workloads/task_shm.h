@@ -13,6 +13,13 @@
 #define GAP_HIST_BUCKETS 32	/* log2 buckets of microseconds: [2^i, 2^(i+1)) us */
 #define LONG_GAPS_MAX 4096	/* every gap >= long_gap_ns, in order; more are counted only */
 #define LONGEST_GAPS 8		/* the longest gaps with their times */
+/*
+ * A spinner reads its CPU clock every CPU_SAMPLE_MIN_NS of wall time (more sparsely in windows
+ * too long for CPU_SAMPLES_MAX readings), so its CPU time at any instant is known within one
+ * sampling step whatever the kernel ran between its gaps.
+ */
+#define CPU_SAMPLES_MAX 16384
+#define CPU_SAMPLE_MIN_NS 250000ull
 #define TASKS_MAX 8
 #define LATENCY_LINEAR_US 2000	/* 1 us buckets below this, log2 buckets above */
 #define LATENCY_LOG_BUCKETS 24
@@ -52,6 +59,18 @@ struct gap_event {
 	uint64_t start_ns;	/* from the window start */
 	uint64_t len_ns;
 	uint64_t cpu_ns;	/* the task's CPU time when the gap ended (long gaps only) */
+};
+
+/* A spinner's CPU clock read while it ran. */
+struct cpu_sample {
+	uint64_t t_ns;		/* from the window start */
+	uint64_t cpu_ns;	/* the task's CPU time since the window start */
+};
+
+struct cpu_samples {
+	uint64_t every_ns;	/* the sampling step in wall time; 0: not sampled */
+	uint32_t count;
+	struct cpu_sample at[CPU_SAMPLES_MAX];
 };
 
 struct gap_stats {
@@ -180,6 +199,7 @@ struct task_record {
 	uint64_t schedstat_begin_ns, schedstat_end_ns;
 	uint64_t iterations;
 	struct gap_stats gaps;
+	struct cpu_samples samples;	/* spinners only */
 	union {
 		struct latency_stats latency;	/* probe, kernel-work */
 		struct periodic_stats periodic;

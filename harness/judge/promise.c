@@ -239,6 +239,8 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	if (cfs && cfs->end_ns < end)
 		end = cfs->end_ns;
 	p->stall_max_us = stall_max_us(rt_gaps, cfs_gaps, throttle_threshold_us);
+	p->rt_sample_us = rt ? rt->step_ns / 1000.0 : 0;
+	p->cfs_sample_us = cfs ? cfs->step_ns / 1000.0 : 0;
 	p->cfs_wait_max_us = cfs_gaps ? cfs_gaps->max_ns / 1000.0 : -1;
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
 		uint64_t period = (uint64_t)t->period_us * 1000;
@@ -297,9 +299,15 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		add_double(rt_metrics, "grid_step_us", p->grid_step_us);
 		add_double(rt_metrics, "stall_max_us", p->stall_max_us);
 		json_object_object_add(rt_metrics, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
+		/* Not sampled (a record of gap ends only): no bound on the error, so no figure to name. */
+		if (p->rt_sample_us > 0)
+			add_double(rt_metrics, "cpu_sample_us", p->rt_sample_us);
 	}
-	if ((p->cfs_measured || p->fs_periods) && cfs_metrics)
+	if ((p->cfs_measured || p->fs_periods) && cfs_metrics) {
 		add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
+		if (p->cfs_sample_us > 0)
+			add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
+	}
 	if (p->cfs_measured && cfs_metrics)
 	{
 		add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
@@ -338,6 +346,7 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 		add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
 		add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
 		add_double(obj, "stall_max_us", p->stall_max_us);
+		add_double(obj, "rt_cpu_sample_us", p->rt_sample_us);
 	}
 	if (p->per_period) {
 		json_object_object_add(obj, "per_period", p->per_period);

@@ -48,6 +48,8 @@ struct promise {
 	 * shifts RT's budget by as much).
 	 */
 	double stall_max_us;
+	/* Each timeline's sampling step: the error of its CPU time at an instant (0: not sampled). */
+	double rt_sample_us, cfs_sample_us;
 	json_object *per_period;	/* [{at_ms, rt_us, cfs_us}] on the grid judged (owned; NULL when none) */
 	/* On the fair server's grid */
 	int fs_periods;

@@ -1,4 +1,5 @@
 #include "cpu_timeline.h"
+#include <stddef.h>
 
 
 static void add_point(struct cpu_timeline *tl, uint64_t t, uint64_t cpu)
@@ -37,15 +38,22 @@ bool cpu_timeline_build(const struct task_record *rec, struct cpu_timeline *tl)
 		cpu_end = last->cpu_ns;
 	}
 	add_point(tl, 0, 0);
-	for (uint32_t i = 0; i < g->long_stored; i++) {
-		const struct gap_event *e = &g->long_gaps[i];
+	/* The gaps' ends and the samples, each in time order: merged. */
+	for (uint32_t i = 0, k = 0;; i++) {
+		const struct gap_event *e = i < g->long_stored ? &g->long_gaps[i] : NULL;
+		uint64_t gap_end = e ? e->start_ns + e->len_ns : end;
 
-		if (e->start_ns + e->len_ns > end)
+		if (gap_end > end)
+			gap_end = end, e = NULL;
+		for (; k < rec->samples.count && rec->samples.at[k].t_ns <= (e ? e->start_ns : end); k++)
+			add_point(tl, rec->samples.at[k].t_ns, rec->samples.at[k].cpu_ns);
+		if (!e)
 			break;
 		add_point(tl, e->start_ns, e->cpu_ns);
-		add_point(tl, e->start_ns + e->len_ns, e->cpu_ns);
+		add_point(tl, gap_end, e->cpu_ns);
 	}
 	add_point(tl, end, cpu_end);
+	tl->step_ns = rec->samples.count ? rec->samples.every_ns : 0;
 	tl->end_ns = end;
 	return true;
 }

@@ -1,9 +1,11 @@
 /*
- * A spinning task's CPU time as a function of wall time within its window, rebuilt from its
- * long gaps: it does not run inside a gap, and between gaps it runs but for short stalls, so
- * its CPU clock grows linearly there. The kernel's own accounting (CLOCK_THREAD_CPUTIME_ID at
- * each long gap's end) fixes every point, so the error in any span is at most the short
- * stalls of the runs at its two edges.
+ * A spinning task's CPU time as a function of wall time within its window, from the kernel's
+ * own accounting (CLOCK_THREAD_CPUTIME_ID) read at each long gap's end and every sampling step
+ * while it ran. It does not run inside a long gap; between two readings it is interpolated.
+ * Between readings the CPU rate need not be uniform (near the end of a throttled period the
+ * fair server or a CFS task cut in every millisecond), so the error at any instant is at most
+ * the CPU time between the two readings around it: one sampling step, and twice that for a
+ * span. Long gaps alone, read only where they end, could be 6 ms off at a period boundary.
  */
 #ifndef RTT_CPU_TIMELINE_H
 #define RTT_CPU_TIMELINE_H
@@ -13,10 +15,11 @@
 
 #include "task_shm.h"
 
-#define CPU_TIMELINE_POINTS (2 * LONG_GAPS_MAX + 2)
+#define CPU_TIMELINE_POINTS (2 * LONG_GAPS_MAX + CPU_SAMPLES_MAX + 2)
 
 struct cpu_timeline {
 	int count;
+	uint64_t step_ns;	/* the sampling step between readings while it ran; 0: gap ends only */
 	uint64_t end_ns;	/* how far the timeline is known, from the window start */
 	uint64_t t_ns[CPU_TIMELINE_POINTS];	/* wall time from the window start, non-decreasing */
 	uint64_t cpu_ns[CPU_TIMELINE_POINTS];	/* the task's CPU time by then, non-decreasing */

@@ -447,11 +447,11 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 static const char textbook_hog[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 9,"
 	" \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
-	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"stall_max_us\": 0}";
+	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 static const char textbook_victim[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
 	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
-	" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0}";
+	" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 
 TEST(judge_fifo_hog_textbook_classic)
 {
@@ -484,7 +484,7 @@ TEST(judge_fifo_hog_textbook_classic)
 	n = hog_case_judge(6, 1, 0, "default", 0,
 			   "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.951, \"periods_span_s\": 9,"
 			   " \"gap_max_us\": 54000, \"throttle_events\": 11, \"throttle_interval_us\": 1004000,"
-			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"stall_max_us\": 0}",
+			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
 			   textbook_victim);
 	CHECK(failed_checks(hc.checks, n) == 0, "a tick off fails %d checks", failed_checks(hc.checks, n));
 	report_failures("tick off", hc.checks, n);
