@@ -27,6 +27,15 @@ void ktap_checks(const struct check *checks, int count)
 	for (int i = 0; i < count; i++) {
 		const struct check *c = &checks[i];
 
+		if (c->hollow) {
+			printf("    ok %d %s.%s%s%s # SKIP unjudged: tolerance ", i + 1, c->task, c->metric,
+			       c->label[0] ? "." : "", c->label);
+			print_value(c->tolerance, c->unit);
+			printf(" is at least the regression it exists to catch, ");
+			print_value(c->detects, c->unit);
+			printf(" %s\n", c->unit);
+			continue;
+		}
 		if (!c->was_measured) {
 			printf("    ok %d %s.%s%s%s # SKIP not measurable in this window\n", i + 1, c->task, c->metric,
 			       c->label[0] ? "." : "", c->label);

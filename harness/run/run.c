@@ -128,6 +128,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 		.window_s = m.window_s,
 		.gap_max_us = m.gap_max_us,
 		.loss_share = m.gap_total_us / (m.window_s * 1e6),
+		.cpu_loss_share = m.cpu_share < 1 ? 1 - m.cpu_share : 0,
 		.loop_ns = m.loop_ns,
 	};
 	obj = json_object_new_object();
@@ -138,13 +139,34 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	json_object_object_add(obj, "gap_total_us", json_object_new_double(m.gap_total_us));
 	json_object_object_add(obj, "gap_max_us", json_object_new_double(m.gap_max_us));
 	json_object_object_add(obj, "loss_share", json_object_new_double(ctx->noise.loss_share));
+	json_object_object_add(obj, "cpu_loss_share", json_object_new_double(ctx->noise.cpu_loss_share));
 	json_object_object_add(obj, "steal_us", json_object_new_double(ctx->last_steal_us));
 	json_object_object_add(obj, "loop_ns", json_object_new_double(m.loop_ns));
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&ctx->shm->task[0].gaps));
 	json_object_object_add(ctx->root, "noise_floor", obj);
-	ktap_diag("noise floor on CPU %d: longest gap %.0f us, %.3f%% of the time lost, %.0f ns a loop",
-		  opt->cpu, m.gap_max_us, 100 * ctx->noise.loss_share, m.loop_ns);
+	ktap_diag("noise floor on CPU %d: longest gap %.0f us, %.3f%% of the time lost in gaps, %.3f%% of its CPU "
+		  "time, %.0f ns a loop", opt->cpu, m.gap_max_us, 100 * ctx->noise.loss_share,
+		  100 * ctx->noise.cpu_loss_share, m.loop_ns);
 	return true;
+}
+
+/*
+ * A case whose checks the noise floor made as wide as what they exist to catch: the floor is
+ * measured again, once a run (the first may have caught a passing disturbance), and the case
+ * runs again, judged by the new one. What stays too wide is unjudged.
+ */
+static void remeasure_and_rerun(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+				int rep)
+{
+	json_object *first;
+
+	ctx->noise_remeasured = true;
+	if (json_object_object_get_ex(ctx->root, "noise_floor", &first))
+		json_object_object_add(ctx->root, "noise_floor_first", json_object_get(first));
+	/* A floor that failed to measure leaves the first one in force; a stop ends the run. */
+	if (!measure_noise_floor(ctx) && ctx->stop_reason[0])
+		return;
+	run_case(ctx, s, p, sweep, rep, false);
 }
 
 /* Confirms the predicted regime by behaviour: a lone hog at 950000/1000000, hog + CFS at -1. */
@@ -299,8 +321,8 @@ static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_r
 				for (int rep = 0; rep < opt->repeat && !ctx->stop_reason[0]; rep++) {
 					if (skip)
 						run_skip_case(ctx, s, &policies[k], w, rep, skip);
-					else
-						run_case(ctx, s, &policies[k], w, rep);
+					else if (run_case(ctx, s, &policies[k], w, rep, !ctx->noise_remeasured))
+						remeasure_and_rerun(ctx, s, &policies[k], w, rep);
 				}
 		}
 	}
