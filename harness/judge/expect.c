@@ -132,6 +132,7 @@ json_object *check_to_json(const struct check *c)
 	json_object_object_add(obj, "kind", json_object_new_string(check_kind_name(c->kind)));
 	json_object_object_add(obj, "rule", json_object_new_string(c->rule));
 	json_object_object_add(obj, "verdict",
-			       json_object_new_string(!c->was_measured ? "not-measured" : c->passed ? "pass" : "fail"));
+			       json_object_new_string(!c->was_measured ? (c->skipped ? "skip" : "not-measured")
+						       : c->passed ? "pass" : "fail"));
 	return obj;
 }
