@@ -123,36 +123,36 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 		 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
 }
 
+/* A check of the probe's: measured against a threshold, the side predicted; passed as observed. */
+static void probe_check(struct check *c, const char *metric, const char *unit, double measured, double threshold,
+			bool above_predicted, bool passed)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->task, sizeof(c->task), "probe");
+	snprintf(c->metric, sizeof(c->metric), "%s", metric);
+	c->unit = unit;
+	c->measured = measured;
+	c->expected = threshold;
+	c->kind = above_predicted ? CHECK_AT_LEAST : CHECK_AT_MOST;
+	c->was_measured = true;
+	c->passed = passed;
+}
+
 int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out)
 {
 	bool throttle = throttle_expected(m), fair_server = fair_server_expected(m);
-	struct check *gap = &out[0], *share = &out[1];
 
-	memset(out, 0, 2 * sizeof(*out));
-	snprintf(gap->task, sizeof(gap->task), "probe");
-	snprintf(gap->metric, sizeof(gap->metric), "hog_alone_gap_max_us");
-	gap->unit = "us";
-	gap->measured = o->hog_alone_gap_max_us;
-	gap->expected = REGIME_THROTTLE_GAP_US;
-	gap->kind = throttle ? CHECK_AT_LEAST : CHECK_AT_MOST;
-	gap->was_measured = o->done;
-	gap->passed = o->throttle_seen == throttle;
-	snprintf(gap->rule, sizeof(gap->rule), "predicted %s at 950000/1000000: %s; observed: a lone FIFO hog got %.4f "
-		 "of the CPU, longest gap %.1f ms (%s)", regime_name(regime_for(m, 950000, 1000000)),
+	probe_check(&out[0], "hog_alone_gap_max_us", "us", o->hog_alone_gap_max_us, REGIME_THROTTLE_GAP_US, throttle,
+		    o->throttle_seen == throttle);
+	snprintf(out[0].rule, sizeof(out[0].rule), "predicted %s at 950000/1000000: %s; observed: a lone FIFO hog got "
+		 "%.4f of the CPU, longest gap %.1f ms (%s)", regime_name(regime_for(m, 950000, 1000000)),
 		 throttle ? "RT throttling idles the CPU 50 ms a period, a gap of at least half of it"
 			  : "no RT throttling of a lone hog, no gap of half the 50 ms slot",
-		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000,
-		 o->throttle_seen ? "throttled" : "not throttled");
-	snprintf(share->task, sizeof(share->task), "probe");
-	snprintf(share->metric, sizeof(share->metric), "victim_share_unlimited");
-	share->unit = "ratio";
-	share->measured = o->victim_share_unlimited;
-	share->expected = REGIME_FAIR_SERVER_SHARE_MIN;
+		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000, o->throttle_seen ? "throttled" : "not throttled");
 	/* at_least is ">= expected"; the fair server is seen above the midpoint, so both sides hold. */
-	share->kind = fair_server ? CHECK_AT_LEAST : CHECK_AT_MOST;
-	share->was_measured = o->done;
-	share->passed = o->fair_server_seen == fair_server;
-	snprintf(share->rule, sizeof(share->rule), "predicted %s at runtime -1: %s; observed: a CFS task beside a FIFO "
+	probe_check(&out[1], "victim_share_unlimited", "ratio", o->victim_share_unlimited, REGIME_FAIR_SERVER_SHARE_MIN,
+		    fair_server, o->fair_server_seen == fair_server);
+	snprintf(out[1].rule, sizeof(out[1].rule), "predicted %s at runtime -1: %s; observed: a CFS task beside a FIFO "
 		 "hog got %.4f (%s)", regime_name(regime_for(m, -1, 1000000)),
 		 fair_server ? "a fair server gives CFS time, above the midpoint of 0 and 0.05"
 			     : "nothing gives CFS time, below the midpoint of 0 and 0.05",

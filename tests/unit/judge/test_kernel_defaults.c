@@ -6,6 +6,7 @@
  */
 #include "kernel_defaults.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,18 +14,7 @@
 
 static struct kernel_facts facts(int major, int minor, int rt_group_sched, int hz)
 {
-	struct kernel_facts k;
-
-	memset(&k, 0, sizeof(k));
-	snprintf(k.release, sizeof(k.release), "%d.%d.0", major, minor);
-	k.major = major;
-	k.minor = minor;
-	k.rt_group_sched = rt_group_sched;
-	k.no_hz_full = -1;
-	k.hz = hz;
-	k.config_known = true;
-	k.fair_server_runtime_ns = k.fair_server_period_ns = -1;
-	return k;
+	return make_kernel_facts(major, minor, rt_group_sched, hz);
 }
 
 /* Every setting read, at the kernel's defaults (this VM: 6.18, RT group scheduling). */
@@ -48,16 +38,9 @@ static void unreadable(struct kernel_readings *r, enum kernel_setting s, const c
 	snprintf(r->s[s].why, sizeof(r->s[s].why), "%s", why);
 }
 
-/* The regime probe of this VM: throttled lone hog (51 ms gaps), CFS 0.0505 at -1, 2 s windows. */
 static struct regime_observation probe_seen(const struct kernel_model *m, double victim_share)
 {
-	struct regime_observation o = {
-		.done = true, .window_s = 2.0, .hog_alone_share = 0.9501, .hog_alone_gap_max_us = 51500,
-		.victim_share_unlimited = victim_share,
-	};
-
-	regime_observation_judge(m, &o);
-	return o;
+	return make_regime_probe(m, victim_share);
 }
 
 static const struct check *find(const struct check *checks, int n, const char *metric)

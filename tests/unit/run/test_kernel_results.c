@@ -9,17 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct regime_observation probe_seen(const struct kernel_model *m, double victim_share)
-{
-	struct regime_observation o = {
-		.done = true, .window_s = 2.0, .hog_alone_share = 0.9501, .hog_alone_gap_max_us = 51500,
-		.victim_share_unlimited = victim_share,
-	};
-
-	regime_observation_judge(m, &o);
-	return o;
-}
-
 /* stdout into a temp file while `fn` prints KTAP; the text in buf. */
 static void capture_stdout(void (*fn)(struct run_ctx *), struct run_ctx *ctx, char *buf, size_t len)
 {
@@ -66,16 +55,12 @@ TEST(regime_disagreement_is_a_failed_result)
 	char out[4096];
 
 	memset(&ctx, 0, sizeof(ctx));
-	memset(&k, 0, sizeof(k));
-	k.major = 6;
-	k.minor = 18;
-	k.rt_group_sched = 1;
-	k.hz = 250;
+	k = make_kernel_facts(6, 18, 1, 250);
 	progress_begin(true, 1);
 	kernel_model_predict(&k, &ctx.model);
 	ctx.kernel_results = json_object_new_array();
 	/* Throttling predicted, a lone hog ran unthrottled. */
-	ctx.observed = probe_seen(&ctx.model, 0.0505);
+	ctx.observed = make_regime_probe(&ctx.model, 0.0505);
 	ctx.observed.hog_alone_gap_max_us = 900;
 	regime_observation_judge(&ctx.model, &ctx.observed);
 	capture_stdout(emit_regime, &ctx, out, sizeof(out));
@@ -91,7 +76,7 @@ TEST(regime_disagreement_is_a_failed_result)
 	CHECK(strstr(out, "ok 2 regime-probe # SKIP --probe-seconds 0: not asked for"), "%s", out);
 	CHECK(ctx.failed == 1 && ctx.passed == 0 && ctx.skipped == 0, "a requested skip counts nowhere");
 	/* An agreeing probe passes. */
-	ctx.observed = probe_seen(&ctx.model, 0.0505);
+	ctx.observed = make_regime_probe(&ctx.model, 0.0505);
 	capture_stdout(emit_regime, &ctx, out, sizeof(out));
 	CHECK(strstr(out, "ok 3 regime-probe\n") && !strstr(out, "not ok"), "%s", out);
 	json_object_put(ctx.kernel_results);
