@@ -56,7 +56,8 @@ def figures(doc):
     starve = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "victim", "starvation_max_us"))
     collateral = per_policy(doc, "rt-probe-collateral", lambda r: metric(r, "probe", "latency_us"))
     admin = per_policy(doc, "admin-recovery", lambda r: metric(r, "admin", "recovery_ms"))
-    checks = [c for r in doc.get("results") or [] for c in r.get("checks") or []]
+    # The scenarios' checks and those of the results about the kernel (regime-probe, kernel-defaults).
+    checks = [c for r in (doc.get("kernel_results") or []) + (doc.get("results") or []) for c in r.get("checks") or []]
     out = {
         "release": ((doc.get("system") or {}).get("kernel") or {}).get("release"),
         "predicted": (model.get("predicted") or {}).get("basis"),
@@ -79,10 +80,13 @@ def figures(doc):
 
 
 def failed_checks(doc):
-    """'scenario.policy: task.metric measured M, expected kind E +- T' for every failed check."""
+    """'scenario.policy: task.metric measured M, expected kind E +- T' for every failed check,
+    'kernel-defaults: kernel.SETTING ...' for a setting off its documented default (regime-probe
+    is left to the regime finding, kernel_model.agrees)."""
     out = []
-    for r in doc.get("results") or []:
-        case = f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
+    kernel = [r for r in doc.get("kernel_results") or [] if r.get("name") != "regime-probe"]
+    for r in kernel + (doc.get("results") or []):
+        case = r.get("name") or f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
         if r.get("verdict") == "error":
             out.append(f"{case}: error: {r.get('error')}")
         for c in r.get("checks") or []:

@@ -143,6 +143,7 @@ json_object *check_to_json(const struct check *c)
 										     ? c->tolerance_why
 										     : "no reason given"));
 	json_object_object_add(obj, "verdict", json_object_new_string(c->hollow	      ? "unjudged"
+								      : c->skipped	  ? "skip"
 								      : !c->was_measured ? "not-measured"
 								      : c->passed	  ? "pass"
 											  : "fail"));

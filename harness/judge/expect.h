@@ -27,10 +27,13 @@ struct check {
 	double measured, expected, tolerance;
 	enum check_kind kind;
 	char label[24];		/* the scenario check's "name", or empty */
-	char rule[320];
+	char rule[512];
 	bool was_measured;	/* false: not judged (not measurable in this window, or hollow) */
 	bool hollow;		/* measured, but the tolerance is at least the regression it exists to catch */
 	bool no_trace;		/* a cross-check on the sched_switch trace in a result without one */
+	bool skipped;		/* not measured for a stated reason that is no fault of the run (a
+				   setting this system does not let anyone read): verdict "skip",
+				   not "not-measured"; the rule starts "not measured: <why>" */
 	double detects;		/* that regression; 0: none declared */
 	const char *tolerance_why;	/* the scenario's reason for a tolerance over half the expected value, or "" */
 	bool passed;

@@ -1,4 +1,5 @@
 #include "kernel_model.h"
+#include "expect.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -90,21 +91,29 @@ const char *regime_name(enum regime r)
 	return names[r];
 }
 
+static bool throttle_expected(const struct kernel_model *m)
+{
+	enum regime at_default = regime_for(m, 950000, 1000000);
+
+	return at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
+}
+
+static bool fair_server_expected(const struct kernel_model *m)
+{
+	return regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
+}
+
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o)
 {
-	/* Midpoints: a throttled lone hog gets 0.95, an unthrottled one ~1.0; CFS gets 0.05 or 0. */
-	enum regime at_default = regime_for(m, 950000, 1000000);
-	bool throttle_expected = at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
-	bool fair_server_expected = regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
 
 	/*
 	 * Throttling shows as one gap of the whole 50 ms slot each period; half of it separates
 	 * it from noise, which idles a CPU for a few ms at most. The share alone cannot tell: an
 	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
 	 */
-	o->throttle_seen = o->hog_alone_gap_max_us >= 25000;
-	o->fair_server_seen = o->victim_share_unlimited > 0.025;
-	o->agrees = o->throttle_seen == throttle_expected && o->fair_server_seen == fair_server_expected;
+	o->throttle_seen = o->hog_alone_gap_max_us >= REGIME_THROTTLE_GAP_US;
+	o->fair_server_seen = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;
+	o->agrees = o->throttle_seen == throttle_expected(m) && o->fair_server_seen == fair_server_expected(m);
 	snprintf(o->evidence, sizeof(o->evidence),
 		 "hog alone at 950000/1000000 got %.4f of the CPU (longest gap %.1f ms): %s; "
 		 "a CFS task beside a hog at runtime -1 got %.4f: %s",
@@ -112,6 +121,43 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 		 o->throttle_seen ? "RT throttling idles the CPU" : "no RT throttling of a lone hog",
 		 o->victim_share_unlimited,
 		 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
+}
+
+/* A check of the probe's: measured against a threshold, the side predicted; passed as observed. */
+static void probe_check(struct check *c, const char *metric, const char *unit, double measured, double threshold,
+			bool above_predicted, bool passed)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->task, sizeof(c->task), "probe");
+	snprintf(c->metric, sizeof(c->metric), "%s", metric);
+	c->unit = unit;
+	c->measured = measured;
+	c->expected = threshold;
+	c->kind = above_predicted ? CHECK_AT_LEAST : CHECK_AT_MOST;
+	c->was_measured = true;
+	c->passed = passed;
+}
+
+int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out)
+{
+	bool throttle = throttle_expected(m), fair_server = fair_server_expected(m);
+
+	probe_check(&out[0], "hog_alone_gap_max_us", "us", o->hog_alone_gap_max_us, REGIME_THROTTLE_GAP_US, throttle,
+		    o->throttle_seen == throttle);
+	snprintf(out[0].rule, sizeof(out[0].rule), "predicted %s at 950000/1000000: %s; observed: a lone FIFO hog got "
+		 "%.4f of the CPU, longest gap %.1f ms (%s)", regime_name(regime_for(m, 950000, 1000000)),
+		 throttle ? "RT throttling idles the CPU 50 ms a period, a gap of at least half of it"
+			  : "no RT throttling of a lone hog, no gap of half the 50 ms slot",
+		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000, o->throttle_seen ? "throttled" : "not throttled");
+	/* at_least is ">= expected"; the fair server is seen above the midpoint, so both sides hold. */
+	probe_check(&out[1], "victim_share_unlimited", "ratio", o->victim_share_unlimited, REGIME_FAIR_SERVER_SHARE_MIN,
+		    fair_server, o->fair_server_seen == fair_server);
+	snprintf(out[1].rule, sizeof(out[1].rule), "predicted %s at runtime -1: %s; observed: a CFS task beside a FIFO "
+		 "hog got %.4f (%s)", regime_name(regime_for(m, -1, 1000000)),
+		 fair_server ? "a fair server gives CFS time, above the midpoint of 0 and 0.05"
+			     : "nothing gives CFS time, below the midpoint of 0 and 0.05",
+		 o->victim_share_unlimited, o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves");
+	return 2;
 }
 
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o)
@@ -132,6 +178,7 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 	if (o && o->done) {
 		json_object *obs = json_object_new_object();
 
+		json_object_object_add(obs, "window_s", json_object_new_double(o->window_s));
 		json_object_object_add(obs, "hog_alone_share", json_object_new_double(o->hog_alone_share));
 		json_object_object_add(obs, "hog_alone_gap_max_us", json_object_new_double(o->hog_alone_gap_max_us));
 		json_object_object_add(obs, "victim_share_unlimited", json_object_new_double(o->victim_share_unlimited));

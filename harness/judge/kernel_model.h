@@ -40,9 +40,18 @@ struct kernel_model {
 	char basis[320];	/* what the prediction rests on */
 };
 
+/*
+ * What tells the regimes apart in the probe: throttling idles the CPU for the whole 50 ms slot
+ * of 950000/1000000 every period, and half of it separates it from noise; a CFS task beside a
+ * hog at -1 gets a fair server's 0.05 or nothing, and the midpoint separates the two.
+ */
+#define REGIME_THROTTLE_GAP_US 25000.0
+#define REGIME_FAIR_SERVER_SHARE_MIN 0.025
+
 /* What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1. */
 struct regime_observation {
 	bool done;
+	double window_s;	/* each probe window */
 	double hog_alone_share;
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
@@ -59,6 +68,15 @@ const char *regime_name(enum regime r);
 const char *regime_mask_names(unsigned mask, char *buf, size_t len);
 /* Judges the probe's figures against the model; fills throttle_seen, fair_server_seen, agrees. */
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
+struct check;
+/*
+ * The regime-probe result's checks, predicted against observed: the lone hog's longest gap
+ * (at least REGIME_THROTTLE_GAP_US where throttling is predicted at 950000/1000000, below it
+ * elsewhere) and the CFS task's share at -1 (at least REGIME_FAIR_SERVER_SHARE_MIN where a fair
+ * server is predicted, below it elsewhere). They pass together exactly when `o->agrees`.
+ * Returns the number of checks (2); out needs room for them.
+ */
+int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out);
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);
 
 #endif

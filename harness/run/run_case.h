@@ -23,6 +23,7 @@ struct run_ctx {
 	struct noise_floor noise;
 	struct knobs before;
 	json_object *root, *results;
+	json_object *kernel_results;	/* regime-probe, kernel-defaults (kernel_results.h) */
 	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */
 	char stop_reason[256];
 	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */

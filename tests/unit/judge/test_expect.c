@@ -10,6 +10,7 @@
 #include "scenario.h"
 #include "scenario_task.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <limits.h>
 #include <math.h>
@@ -23,17 +24,7 @@ static bool NEAR(double a, double b)
 
 static struct kernel_facts facts(int major, int minor, int rt_group_sched, int hz)
 {
-	struct kernel_facts k;
-
-	memset(&k, 0, sizeof(k));
-	snprintf(k.release, sizeof(k.release), "%d.%d.0", major, minor);
-	k.major = major;
-	k.minor = minor;
-	k.rt_group_sched = rt_group_sched;
-	k.no_hz_full = -1;
-	k.hz = hz;
-	k.config_known = rt_group_sched >= 0;
-	return k;
+	return make_kernel_facts(major, minor, rt_group_sched, hz);
 }
 
 static struct kernel_model model(int major, int minor, int rt_group_sched)
