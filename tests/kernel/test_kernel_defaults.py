@@ -54,8 +54,11 @@ def test_kernel_results_pass_and_are_exported():
         shutil.rmtree(tmp)
     else:
         raise rtt.Skip("the noise floor hid the fair server's share twice: this machine is too busy to judge it")
-    scenario_ok = all(r["verdict"] == "pass" for r in doc["results"])
-    assert proc.returncode == (0 if scenario_ok else 1), (proc.returncode, proc.stderr[-2000:])
+    # The scenario's own verdict is not this test's business (a 1 s window may leave its share
+    # checks as wide as what they catch: unjudged, exit 125); the exit status must follow it.
+    verdicts = {r["verdict"] for r in doc["results"]}
+    want = 1 if "fail" in verdicts else 125 if "unjudged" in verdicts else 0
+    assert proc.returncode == want, (proc.returncode, verdicts, proc.stderr[-2000:])
 
     # KTAP: planned, numbered first, both passing, their checks as subtests.
     plan, results = _ktap_results(proc.stdout)
