@@ -318,7 +318,7 @@ static double default_detects(const struct lookup_ctx *lc, const char *metric)
 	return 0;
 }
 
-/* A tolerance at least as wide as the regression the check exists to catch: it could not fail. */
+/* A pass within a tolerance at least as wide as the regression the check exists to catch: it could not have failed. */
 static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc, struct check *c)
 {
 	char err[160], prefix[200];
@@ -330,10 +330,12 @@ static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc,
 	} else {
 		c->detects = default_detects(lc, c->metric);
 	}
-	if (c->detects <= 0 || c->tolerance < c->detects)
+	/* A wide tolerance makes a pass worthless, not a failure: outside even it, the kernel is wrong. */
+	if (c->detects <= 0 || c->tolerance < c->detects || !c->passed)
 		return;
 	c->hollow = true;
 	c->was_measured = false;
+	c->passed = false;
 	snprintf(prefix, sizeof(prefix), "unjudged: tolerance %.4g is at least %.4g, the smallest regression it exists "
 		 "to catch (%.60s); ", c->tolerance, c->detects, sc->detects[0] ? sc->detects : "the metric's default");
 	/* The reason first: the rule after it may be cut. */
@@ -383,9 +385,6 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		 regime_mask_names(sc->regimes, regimes, sizeof(regimes)));
 	if (!found)
 		return;
-	judge_hollow(sc, &lc, c);
-	if (c->hollow)
-		return;
 	switch (c->kind) {
 	case CHECK_APPROX:
 		c->passed = fabs(c->measured - c->expected) <= c->tolerance;
@@ -397,6 +396,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		c->passed = c->measured <= c->expected + c->tolerance;
 		break;
 	}
+	judge_hollow(sc, &lc, c);
 }
 
 int judge_result(const struct judge_context *jc, struct check *out, int max)
