@@ -121,8 +121,11 @@ TEST(kernel_defaults_healthy_kernel_passes)
 	for (int i = 0; i < j.n; i++)
 		CHECK(j.checks[i].was_measured && j.checks[i].passed && !strcmp(j.checks[i].task, "kernel"), "%s: %s",
 		      j.checks[i].metric, j.checks[i].rule);
-	CHECK(strstr(find(j.checks, j.n, "sched_rt_runtime_us")->rule, "kernel default since 2.6.25") != NULL, "%s",
-	      find(j.checks, j.n, "sched_rt_runtime_us")->rule);
+	{
+		const struct check *rt = find(j.checks, j.n, "sched_rt_runtime_us");
+
+		CHECK(rt && strstr(rt->rule, "kernel default since 2.6.25"), "%s", rt ? rt->rule : "no row");
+	}
 	/* 6.1 without RT group scheduling: no fair server, no root cgroup rows. */
 	k = facts(6, 1, 0, 250);
 	judge(&k, &r, &site, NULL, 0.02, &j);
