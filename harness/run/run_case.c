@@ -514,11 +514,13 @@ static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *
 	for (int i = 0; i < n; i++) {
 		*hollow += checks[i].hollow;
 		json_object_array_add(arr, check_to_json(&checks[i]));
-		if (checks[i].was_measured) {
-			if (promise_metric(checks[i].metric))
-				*promise_kept = (*promise_kept != 0) && checks[i].passed;
-		}
+		if (checks[i].was_measured && promise_metric(checks[i].metric))
+			*promise_kept = (*promise_kept != 0) && checks[i].passed;
 	}
+	/* Kept only when every promise check was judged: one left unjudged leaves it unknown, not kept. */
+	for (int i = 0; i < n && *promise_kept == 1; i++)
+		if (!checks[i].was_measured && !checks[i].no_trace && promise_metric(checks[i].metric))
+			*promise_kept = -1;
 	json_object_object_add(res, "checks", arr);
 	verdict = judge_verdict(checks, n, why, why_len);
 	/* A case that will run again (see run_case) prints only its second judgement. */
