@@ -129,7 +129,9 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = l->limited;
 	else if (!strcmp(name, "rt_share_alone"))
 		/* Alone, RT throttling idles the CPU; a fair server has no CFS task to serve. */
-		*v = l->regime == REGIME_CLASSIC ? (double)jc->policy->runtime_us / jc->policy->period_us : 1.0;
+		*v = l->regime == REGIME_CLASSIC || l->regime == REGIME_TIMERS_STARVED
+			     ? (double)jc->policy->runtime_us / jc->policy->period_us
+			     : 1.0;
 	else if (!strcmp(name, "policy_runtime_us"))
 		*v = (double)jc->policy->runtime_us;
 	else if (!strcmp(name, "policy_period_us"))

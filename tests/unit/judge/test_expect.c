@@ -747,3 +747,253 @@ TEST(scenario_regime_on_preempt_rt_follows_how_cfs_wakes)
 	r = scenario_regime_612rt("rt-probe-collateral.json", "default");
 	CHECK(r == REGIME_NO_LIMIT, "rt-probe-collateral: %s", regime_name(r));
 }
+
+/*
+ * A shipped scenario judged on a kernel as run_case.c judges it: the scenario's limiter (which
+ * regime its tasks meet), then its checks on the given metrics. The noise floor and window are
+ * those of a QEMU/TCG guest (Debian 6.12-rt, make matrix).
+ */
+static struct {
+	struct scenario s;
+	struct kernel_model km;
+	struct policy policy;
+	struct limiter limiter;
+	struct noise_floor noise;
+	struct check checks[SCENARIO_CHECKS_MAX];
+	int n;
+} sj;
+
+static struct kernel_facts facts_rt(int major, int minor)
+{
+	struct kernel_facts k = facts(major, minor, 0, 250);
+
+	k.timer_thread_priority = 1;	/* ktimers/N at FIFO 1 */
+	return k;
+}
+
+/* metrics: task name, metrics JSON, ... , NULL. Returns how many checks apply. */
+static int scenario_judge(const char *file, const struct kernel_facts *k, double sweep_value, const char *const *metrics)
+{
+	struct judge_context jc;
+	char path[PATH_MAX];
+
+	memset(&sj, 0, sizeof(sj));
+	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
+	if (!scenario_load_file(path, &sj.s)) {
+		CHECK(0, "cannot load %s", path);
+		return -1;
+	}
+	kernel_model_predict(k, &sj.km);
+	sj.policy = sj.s.policies[0];
+	run_scenario_limiter(&sj.km, &sj.s, &sj.policy, &sj.limiter);
+	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062 };
+	memset(&jc, 0, sizeof(jc));
+	jc.scenario = &sj.s;
+	jc.model = &sj.km;
+	jc.limiter = &sj.limiter;
+	jc.policy = &sj.policy;
+	jc.noise = &sj.noise;
+	jc.window_s = 2;
+	jc.sweep_value = sweep_value;
+	for (int i = 0; metrics[i]; i += 2) {
+		int t = scenario_task_index(&sj.s, metrics[i]);
+
+		CHECK(t >= 0, "%s has no task %s", file, metrics[i]);
+		if (t >= 0)
+			jc.metrics[t] = parse(metrics[i + 1]);
+	}
+	sj.n = judge_result(&jc, sj.checks, SCENARIO_CHECKS_MAX);
+	for (int i = 0; i < TASKS_MAX; i++)
+		json_object_put(jc.metrics[i]);
+	scenario_release(&sj.s);
+	return sj.n;
+}
+
+/* remote-refill's tasks as the Debian 6.12 guest measured them: no throttle in any burst. */
+static const char *const refill_612[] = {
+	"remote", "{\"cpu_share\": 0.0769, \"wakeups\": 1918}",
+	"hog", "{\"cpu_share\": 0.5033, \"gap_max_us\": 5121.3, \"throttle_events\": 0, \"bursts\": 3,"
+	       " \"throttle_events_in_bursts\": 0, \"throttle_events_outside_bursts\": 0}",
+	"victim", "{\"cpu_share\": 0.4948, \"starvation_max_us\": 301205}",
+	NULL,
+};
+
+TEST(remote_refill_without_rt_groups_expects_no_throttle)
+{
+	struct kernel_facts k612 = facts(6, 12, 0, 250), k612rt = facts_rt(6, 12), k618 = facts(6, 18, 1, 250);
+	const char *const refill_slow_fs[] = {
+		"remote", refill_612[1],
+		"hog", "{\"cpu_share\": 0.45, \"gap_max_us\": 120000, \"throttle_events\": 2, \"bursts\": 3,"
+		       " \"throttle_events_in_bursts\": 2, \"throttle_events_outside_bursts\": 0}",
+		"victim", refill_612[5], NULL,
+	};
+	const char *const refill_throttled[] = {
+		"remote", refill_612[1],
+		"hog", "{\"cpu_share\": 0.48, \"gap_max_us\": 9000, \"throttle_events\": 9, \"bursts\": 3,"
+		       " \"throttle_events_in_bursts\": 9, \"throttle_events_outside_bursts\": 0}",
+		"victim", refill_612[5], NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/*
+	 * 6.12 without RT group scheduling: rt.c accounts no RT runtime (update_curr_rt's
+	 * accounting and the period timer are CONFIG_RT_GROUP_SCHED only), so 95000/100000 throttles
+	 * nothing and there is nothing to refill: the fair server is the only limit.
+	 */
+	n = scenario_judge("remote-refill.json", &k612, 0, refill_612);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY, "6.12: %s", regime_name(sj.limiter.regime));
+	CHECK(!find_check(sj.checks, n, "hog", "throttle_events_in_bursts"), "6.12: a throttle in every burst expected");
+	c = find_check(sj.checks, n, "hog", "gap_max_us");
+	CHECK(c && c->was_measured && c->passed && NEAR(c->expected, 50000), "6.12: the hog's longest gap against the fair server's runtime (%g)",
+	      c ? c->expected : -1);
+	CHECK(find_check(sj.checks, n, "remote", "wakeups") != NULL, "6.12: the remote probe not judged");
+	CHECK(n >= 2 && failed_checks(sj.checks, n) == 0, "6.12 guest: %d checks, %d fail", n, failed_checks(sj.checks, n));
+	report_failures("remote-refill 6.12", sj.checks, n);
+	/* The fair server holding RT off for longer than its runtime is caught. */
+	n = scenario_judge("remote-refill.json", &k612, 0, refill_slow_fs);
+	c = find_check(sj.checks, n, "hog", "gap_max_us");
+	CHECK(c && c->was_measured && !c->passed, "6.12: a 120 ms gap passes under the fair server alone");
+	/* PREEMPT_RT: the burst hog sleeps between bursts, the victim wakes and runs: the same. */
+	n = scenario_judge("remote-refill.json", &k612rt, 0, refill_612);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.12-rt: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+
+	/* With RT group scheduling (6.18) the bursts must be throttled, and refilled each period. */
+	n = scenario_judge("remote-refill.json", &k618, 0, refill_612);
+	c = find_check(sj.checks, n, "hog", "throttle_events_in_bursts");
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && c && c->was_measured && !c->passed,
+	      "6.18: bursts without a throttle pass (%s)", regime_name(sj.limiter.regime));
+	n = scenario_judge("remote-refill.json", &k618, 0, refill_throttled);
+	CHECK(n >= 3 && failed_checks(sj.checks, n) == 0, "6.18 throttled in every burst: %d checks, %d fail", n,
+	      failed_checks(sj.checks, n));
+	report_failures("remote-refill 6.18", sj.checks, n);
+	/* 6.1 and 6.1-rt throttle RT classically (the victim runs before the first burst). */
+	k612 = facts(6, 1, 0, 250);
+	scenario_judge("remote-refill.json", &k612, 0, refill_throttled);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1: %s", regime_name(sj.limiter.regime));
+	k612rt = facts_rt(6, 1);
+	scenario_judge("remote-refill.json", &k612rt, 0, refill_throttled);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1-rt: %s", regime_name(sj.limiter.regime));
+}
+
+TEST(lone_hog_without_rt_groups_is_not_throttled)
+{
+	struct kernel_facts k612 = facts(6, 12, 0, 250), k618 = facts(6, 18, 1, 250), k61rt = facts_rt(6, 1);
+	const char *const lone_612[] = {
+		"hog", "{\"cpu_share\": 0.9992, \"cpu_share_periods\": 0.9992, \"periods_span_s\": 1, \"gap_max_us\": 3259}", NULL,
+	};
+	const char *const lone_throttled[] = {
+		"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 1, \"gap_max_us\": 50000,"
+		       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+	};
+	struct regime_observation o;
+	const struct check *c;
+	int n;
+
+	/* No RT throttling and no CFS task for the fair server: the lone hog gets the whole CPU. */
+	n = scenario_judge("regime.json", &k612, 0, lone_612);
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT, "6.12 lone hog: %s", regime_name(sj.limiter.regime));
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && NEAR(c->expected, 1.0) && c->passed, "6.12 lone hog: expects %g", c ? c->expected : -1);
+	CHECK(failed_checks(sj.checks, n) == 0, "6.12 lone hog: %d fail", failed_checks(sj.checks, n));
+	/* The same figures where RT throttling acts (6.18 with RT groups) fail. */
+	n = scenario_judge("regime.json", &k618, 0, lone_612);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && failed_checks(sj.checks, n) > 0, "6.18: an unthrottled lone hog passes");
+	/* 6.1-rt: a lone hog is throttled (no CFS task waits for ktimers). */
+	n = scenario_judge("regime.json", &k61rt, 0, lone_throttled);
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && c && NEAR(c->expected, 0.95) && failed_checks(sj.checks, n) == 0,
+	      "6.1-rt lone hog: %s expects %g, %d fail", regime_name(sj.limiter.regime), c ? c->expected : -1,
+	      failed_checks(sj.checks, n));
+
+	/* The regime probe saw the same on the 6.12 guest: it agrees with the model. */
+	kernel_model_predict(&k612, &sj.km);
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.9992;
+	o.hog_alone_gap_max_us = 3259;
+	o.victim_share_unlimited = 0.0469;
+	regime_observation_judge(&sj.km, &o);
+	CHECK(!o.throttle_seen && o.fair_server_seen && o.agrees, "6.12 probe: %s", o.evidence);
+}
+
+/* duty-cycle at 0.96 as the Debian 6.12-rt guest measured it. */
+static const char *const duty_612rt_096[] = {
+	"app", "{\"cpu_share\": 0.9515, \"jobs\": 200, \"deadline_misses\": 161, \"throttled_misses\": 102,"
+	       " \"job_cpu_us\": 9611.5}",
+	"cfs", "{\"cpu_share\": 0.0390, \"starvation_max_us\": 730965, \"fs_periods\": 1, \"fs_period_min_us\": 52000,"
+	       " \"fs_grid_step_us\": 250}",
+	NULL,
+};
+
+TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
+{
+	struct kernel_facts k612rt = facts_rt(6, 12), k61rt = facts_rt(6, 1);
+	const char *const starved_cfs[] = {
+		"app", duty_612rt_096[1],
+		"cfs", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000, \"fs_periods\": 1, \"fs_period_min_us\": 0,"
+		       " \"fs_grid_step_us\": 250}",
+		NULL,
+	};
+	const char *const app_05[] = {
+		"app", "{\"cpu_share\": 0.515, \"jobs\": 200, \"deadline_misses\": 1, \"throttled_misses\": 3, \"job_cpu_us\": 5005}",
+		"cfs", "{\"cpu_share\": 0.479, \"starvation_max_us\": 12460, \"fs_periods\": 1, \"fs_period_min_us\": 480000,"
+		       " \"fs_grid_step_us\": 250}",
+		NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/*
+	 * The app sleeps between jobs: ktimers runs, the CFS task wakes and from then on spins, so
+	 * the fair server serves it (it got 0.046 beside a 0.96 app in the guest) and takes its
+	 * 50 ms a second from RT: throttled misses above 0.95 are the fair server's, not a failure.
+	 */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.96, duty_612rt_096);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY && NEAR(sj.limiter.hog_share, 0.95),
+	      "6.12-rt duty-cycle: %s share %g", regime_name(sj.limiter.regime), sj.limiter.hog_share);
+	c = find_check(sj.checks, n, "cfs", "fs_period_min_us");
+	CHECK(c && c->was_measured && c->passed, "6.12-rt duty-cycle: the fair server's promise not judged or failed");
+	c = find_check(sj.checks, n, "app", "throttled_misses");
+	CHECK(!c || c->passed, "6.12-rt duty-cycle 0.96: throttled misses expected 0 beside the fair server");
+	CHECK(failed_checks(sj.checks, n) == 0, "6.12-rt duty-cycle 0.96: %d fail", failed_checks(sj.checks, n));
+	report_failures("duty-cycle 6.12-rt", sj.checks, n);
+	/* A CFS task the fair server never served breaks its promise. */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.96, starved_cfs);
+	c = find_check(sj.checks, n, "cfs", "fs_period_min_us");
+	CHECK(c && c->was_measured && !c->passed, "6.12-rt duty-cycle: a starved CFS task passes");
+	/* Far below the RT share, a throttled miss is still a failure. */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.5, app_05);
+	c = find_check(sj.checks, n, "app", "throttled_misses");
+	CHECK(c && c->was_measured && !c->passed, "6.12-rt duty-cycle 0.5: 3 throttled misses pass");
+	/* 6.1-rt: RT throttling acts and the CFS task is awake: classic throttling. */
+	scenario_judge("duty-cycle.json", &k61rt, 0.5, app_05);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1-rt duty-cycle: %s", regime_name(sj.limiter.regime));
+	/* Beside a hog that never sleeps the CFS task still never wakes there. */
+	n = scenario_judge("fifo-hog-share.json", &k612rt, 0, (const char *const[]){ "hog", "{}", "victim", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT, "6.12-rt fifo-hog-share: %s", regime_name(sj.limiter.regime));
+	scenario_judge("cfs-probe.json", &k61rt, 0, (const char *const[]){ "hog", "{}", "probe", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED, "6.1-rt cfs-probe: %s", regime_name(sj.limiter.regime));
+}
+
+TEST(check_without_regimes_applies_in_every_regime)
+{
+	struct kernel_facts k61rt = facts_rt(6, 1);
+
+	bool vs_trace = false;
+	char buf[96];
+	int n;
+
+	/*
+	 * fifo-hog-share on 6.1-rt is timers-starved; its checks naming no regime (the hog against
+	 * the trace) apply there too.
+	 */
+	CHECK(REGIMES_ANY & 1u << REGIME_TIMERS_STARVED, "REGIMES_ANY leaves out timers-starved");
+	CHECK(!strcmp(regime_mask_names(REGIMES_ANY, buf, sizeof(buf)), "any"), "REGIMES_ANY named %s", buf);
+	n = scenario_judge("fifo-hog-share.json", &k61rt, 0, (const char *const[]){ "hog", textbook_hog, "victim", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED, "6.1-rt fifo-hog-share: %s", regime_name(sj.limiter.regime));
+	for (int i = 0; i < n; i++)
+		vs_trace |= !strcmp(sj.checks[i].label, "vs_trace");
+	CHECK(vs_trace, "6.1-rt fifo-hog-share: the checks against the trace do not apply");
+}
