@@ -90,12 +90,20 @@ const char *regime_name(enum regime r)
 	return names[r];
 }
 
+bool regime_probe_running_cfs(const struct kernel_model *m)
+{
+	/* Elsewhere a CFS task woken by a timer is served like a running one: window 2 shows both. */
+	return m->timer_thread_priority > 0;
+}
+
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o)
 {
 	/* Midpoints: a throttled lone hog gets 0.95, an unthrottled one ~1.0; CFS gets 0.05 or 0. */
 	enum regime at_default = regime_for(m, 950000, 1000000);
 	bool throttle_expected = at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
-	bool fair_server_expected = regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
+	/* Woken from a timer sleep as the hog starts: served unless ktimers starves with RT. */
+	bool timer_wakeup_expected = regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
+	char running[160] = "";
 
 	/*
 	 * Throttling shows as one gap of the whole 50 ms slot each period; half of it separates
@@ -103,15 +111,25 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
 	 */
 	o->throttle_seen = o->hog_alone_gap_max_us >= 25000;
-	o->fair_server_seen = o->victim_share_unlimited > 0.025;
-	o->agrees = o->throttle_seen == throttle_expected && o->fair_server_seen == fair_server_expected;
+	o->timer_wakeup_served = o->victim_share_unlimited > 0.025;
+	/* A fair server serves a runnable CFS task, however it woke: the running one tells. */
+	o->fair_server_seen = o->running_probed ? o->victim_running_share_unlimited > 0.025 : o->timer_wakeup_served;
+	o->agrees = o->throttle_seen == throttle_expected && o->timer_wakeup_served == timer_wakeup_expected &&
+		    (!o->running_probed || o->fair_server_seen == m->fair_server);
+	if (o->running_probed)
+		snprintf(running, sizeof(running), "; one already running when the hog started got %.4f: %s",
+			 o->victim_running_share_unlimited,
+			 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
 	snprintf(o->evidence, sizeof(o->evidence),
 		 "hog alone at 950000/1000000 got %.4f of the CPU (longest gap %.1f ms): %s; "
-		 "a CFS task beside a hog at runtime -1 got %.4f: %s",
+		 "a CFS task beside a hog at runtime -1 got %.4f: %s%s",
 		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000.0,
 		 o->throttle_seen ? "RT throttling idles the CPU" : "no RT throttling of a lone hog",
 		 o->victim_share_unlimited,
-		 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
+		 o->running_probed ? (o->timer_wakeup_served ? "woken from its timer sleep, it is served"
+							      : "woken from its timer sleep by an RT thread the hog starves, it never runs")
+				   : o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit",
+		 running);
 }
 
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o)
@@ -135,8 +153,12 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 		json_object_object_add(obs, "hog_alone_share", json_object_new_double(o->hog_alone_share));
 		json_object_object_add(obs, "hog_alone_gap_max_us", json_object_new_double(o->hog_alone_gap_max_us));
 		json_object_object_add(obs, "victim_share_unlimited", json_object_new_double(o->victim_share_unlimited));
+		if (o->running_probed)
+			json_object_object_add(obs, "victim_running_share_unlimited",
+					       json_object_new_double(o->victim_running_share_unlimited));
 		json_object_object_add(obs, "rt_throttling_seen", json_object_new_boolean(o->throttle_seen));
 		json_object_object_add(obs, "fair_server_seen", json_object_new_boolean(o->fair_server_seen));
+		json_object_object_add(obs, "timer_wakeup_served", json_object_new_boolean(o->timer_wakeup_served));
 		json_object_object_add(obs, "evidence", json_object_new_string(o->evidence));
 		json_object_object_add(obj, "observed", obs);
 		json_object_object_add(obj, "agrees", json_object_new_boolean(o->agrees));

@@ -40,16 +40,23 @@ struct kernel_model {
 	char basis[320];	/* what the prediction rests on */
 };
 
-/* What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1. */
+/*
+ * What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1 (the CFS
+ * task wakes from a timer sleep when the hog starts) and, where CFS timer wake-ups run in an
+ * RT thread (PREEMPT_RT), a hog + CFS task at -1 with the CFS task already running.
+ */
 struct regime_observation {
 	bool done;
 	double hog_alone_share;
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
+	bool running_probed;	/* the third window ran (regime_probe_running_cfs) */
+	double victim_running_share_unlimited;	/* its CFS task's share, running before the hog */
 	bool throttle_seen;	/* the lone hog lost ~5% in long idle gaps */
-	bool fair_server_seen;	/* CFS got time at runtime -1 */
+	bool fair_server_seen;	/* CFS got time at runtime -1 (the running one, where measured) */
+	bool timer_wakeup_served;	/* the CFS task woken by a timer beside the hog got time at -1 */
 	bool agrees;		/* with the prediction */
-	char evidence[320];
+	char evidence[480];
 };
 
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m);
@@ -57,7 +64,12 @@ enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t
 const char *regime_name(enum regime r);
 /* "classic,fair-server-only", or "any" for REGIMES_ANY. */
 const char *regime_mask_names(unsigned mask, char *buf, size_t len);
-/* Judges the probe's figures against the model; fills throttle_seen, fair_server_seen, agrees. */
+/* Whether the probe also runs a CFS task already running when the hog starts (PREEMPT_RT). */
+bool regime_probe_running_cfs(const struct kernel_model *m);
+/*
+ * Judges the probe's figures against the model; fills throttle_seen, fair_server_seen,
+ * timer_wakeup_served, agrees.
+ */
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);
 

@@ -977,6 +977,52 @@ TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
 	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED, "6.1-rt cfs-probe: %s", regime_name(sj.limiter.regime));
 }
 
+TEST(regime_probe_running_cfs_on_preempt_rt)
+{
+	struct kernel_facts k612rt = facts_rt(6, 12), k61rt = facts_rt(6, 1), k612 = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct regime_observation o;
+	json_object *obj, *obs, *v;
+
+	kernel_model_predict(&k612, &m);
+	CHECK(!regime_probe_running_cfs(&m), "a third probe window without an RT timer thread");
+	/* 6.12-rt: woken by a timer beside the hog, CFS starves; already running, the fair server serves it. */
+	kernel_model_predict(&k612rt, &m);
+	CHECK(regime_probe_running_cfs(&m), "no third probe window on PREEMPT_RT");
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.9911;
+	o.hog_alone_gap_max_us = 3426;
+	o.victim_share_unlimited = 0.00003;
+	o.running_probed = true;
+	o.victim_running_share_unlimited = 0.046;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees && o.fair_server_seen && !o.timer_wakeup_served, "6.12-rt: %s", o.evidence);
+	CHECK(strstr(o.evidence, "already running") != NULL, "evidence: %s", o.evidence);
+	obj = kernel_model_to_json(&m, &o);
+	CHECK(json_object_object_get_ex(obj, "observed", &obs) &&
+	      json_object_object_get_ex(obs, "victim_running_share_unlimited", &v) && NEAR(json_object_get_double(v), 0.046),
+	      "victim_running_share_unlimited missing");
+	json_object_put(obj);
+	/* No fair server serving the running task either: the model's fair server is contradicted. */
+	o.victim_running_share_unlimited = 0.0;
+	regime_observation_judge(&m, &o);
+	CHECK(!o.agrees && !o.fair_server_seen, "6.12-rt without a working fair server agrees");
+	/* A CFS task woken by its timer that is served: no ktimers starvation, contradicting PREEMPT_RT's. */
+	o.victim_running_share_unlimited = 0.046;
+	o.victim_share_unlimited = 0.046;
+	regime_observation_judge(&m, &o);
+	CHECK(!o.agrees, "6.12-rt: a timer wake-up served beside the hog agrees");
+	/* 6.1-rt: throttled, no fair server: nothing for CFS at -1 either way. */
+	kernel_model_predict(&k61rt, &m);
+	o.hog_alone_share = 0.9757;
+	o.hog_alone_gap_max_us = 48200;
+	o.victim_share_unlimited = 0;
+	o.victim_running_share_unlimited = 0.0001;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees && !o.fair_server_seen, "6.1-rt: %s", o.evidence);
+}
+
 TEST(check_without_regimes_applies_in_every_regime)
 {
 	struct kernel_facts k61rt = facts_rt(6, 1);
