@@ -11,6 +11,7 @@
 #include "scenario_task.h"
 #include "unit.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1042,4 +1043,96 @@ TEST(check_without_regimes_applies_in_every_regime)
 	for (int i = 0; i < n; i++)
 		vs_trace |= !strcmp(sj.checks[i].label, "vs_trace");
 	CHECK(vs_trace, "6.1-rt fifo-hog-share: the checks against the trace do not apply");
+}
+
+/*
+ * Every quick-suite scenario says what it expects in the regime each of Debian's kernels puts
+ * it in (6.1, 6.1 PREEMPT_RT, 6.12, 6.12 PREEMPT_RT; none has RT group scheduling): at every
+ * policy some check applies, so no result there is unjudged for want of one. Checks whose
+ * condition needs measured figures count as applying, as they do when those are missing.
+ */
+TEST(every_quick_scenario_is_judged_on_debian_kernels)
+{
+	static struct scenario s;
+	const struct kernel_facts kernels[] = { facts(6, 1, 0, 250), facts_rt(6, 1), facts(6, 12, 0, 250), facts_rt(6, 12) };
+	const char *const labels[] = { "6.1", "6.1-rt", "6.12", "6.12-rt" };
+	struct noise_floor noise = { .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062 };
+	struct check checks[SCENARIO_CHECKS_MAX];
+	struct dirent **names;
+	int files = scandir(scenario_dir(), &names, NULL, alphasort), judged = 0;
+
+	CHECK(files > 0, "cannot list %s", scenario_dir());
+	for (int f = 0; f < files; f++) {
+		const char *name = names[f]->d_name;
+		size_t len = strlen(name);
+		char path[PATH_MAX];
+
+		if (len < 5 || strcmp(name + len - 5, ".json")) {
+			free(names[f]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%.3000s/%s", scenario_dir(), name);
+		free(names[f]);
+		if (!scenario_load_file(path, &s)) {
+			CHECK(0, "cannot load %s", path);
+			continue;
+		}
+		/* Without RT group scheduling a scenario of RT cgroups is skipped, with why. */
+		if (scenario_in_suite(&s, "quick") && !s.needs_rt_groups) {
+			for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+				struct kernel_model km;
+
+				kernel_model_predict(&kernels[k], &km);
+				for (int p = 0; p < s.policy_count; p++) {
+					struct limiter l;
+					struct judge_context jc = {
+						.scenario = &s, .model = &km, .limiter = &l, .policy = &s.policies[p],
+						.noise = &noise, .window_s = 2,
+						.sweep_value = s.sweep_count ? s.sweep_values[0] : 0,
+					};
+					int n;
+
+					run_scenario_limiter(&km, &s, &s.policies[p], &l);
+					n = judge_result(&jc, checks, SCENARIO_CHECKS_MAX);
+					CHECK(n > 0, "%s.%s on %s (%s): no check applies", s.name, s.policies[p].name, labels[k],
+					      regime_name(l.regime));
+					judged += n > 0;
+				}
+			}
+		}
+		scenario_release(&s);
+	}
+	free(names);
+	CHECK(judged >= 40, "only %d scenario x policy x kernel cases judged", judged);
+}
+
+TEST(live_change_on_preempt_rt)
+{
+	struct kernel_facts k61rt = facts_rt(6, 1), k612rt = facts_rt(6, 12);
+	const char *const kept[] = {
+		"hog", "{\"cpu_share\": 0.50, \"cpu_share_periods\": 0.50, \"periods_span_s\": 1}",
+		"victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const char *const not_propagated[] = {
+		"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 1}",
+		"victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const char *const unlimited[] = {
+		"hog", "{\"cpu_share\": 0.966}", "victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/* 6.1-rt: half throttles the hog (the CFS task never wakes): 0.5 kept, 0.95 is the runtime lost after -1. */
+	n = scenario_judge("live-change.json", &k61rt, 0, kept);
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.1-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+	n = scenario_judge("live-change.json", &k61rt, 0, not_propagated);
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->was_measured && !c->passed, "6.1-rt live-change: a runtime that never reached the run queue passes");
+	/* 6.12-rt: nothing limits RT and the CFS task never wakes: the hog gets the CPU. */
+	n = scenario_judge("live-change.json", &k612rt, 0, unlimited);
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.12-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+	report_failures("live-change 6.12-rt", sj.checks, n);
 }
