@@ -85,6 +85,8 @@ run_bad "--duration nan" --duration nan "${out[@]}"
 run_bad "--probe-seconds 0.5" --probe-seconds 0.5 "${out[@]}"
 run_bad "--repeat 0" --repeat 0 "${out[@]}"
 run_bad "--load unknown" --load sysbench "${out[@]}"
+run_bad "--site-setting unknown" --site-setting no_such_knob=1 "${out[@]}"
+run_bad "--site-setting runtime over period" --site-setting sched_rt_runtime_us=1200000 "${out[@]}"
 run_bad "--output missing folder" --output /nonexistent-folder/r.json
 run_bad "--output /proc" --output /proc/r.json
 run_bad "--output too long" --output "/tmp/$(printf 'x%.0s' {1..5000})"
@@ -95,7 +97,7 @@ run_bad "--junit missing folder" --junit /nonexistent-folder/j.xml "${out[@]}"
 run_bad "--kcidb-origin invalid" --kcidb "$tmp/k.json" --kcidb-origin Bad-Origin "${out[@]}"
 
 # export: every format from the fixtures (checks, probes, skips, failures), then bad input.
-for fixture in quick-1rep regression-3rep all-skipped; do
+for fixture in quick-1rep regression-3rep all-skipped kernel-defaults-1rep; do
 	check 0 "export $fixture" "${wrapper[@]}" "$bin" export --junit "$tmp/$fixture.xml" --kcidb "$tmp/$fixture.kcidb.json" \
 		--rt-tests-json "$tmp/$fixture.rt.json" --lava "$tmp/$fixture.lava.txt" --kcidb-origin ci --kcidb-build-id ci:1 \
 		"tests/fixtures/$fixture.json"

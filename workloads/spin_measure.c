@@ -87,7 +87,8 @@ static __attribute__((noinline, cold)) void take_sample(struct task_record *rec,
 		st->next_sample_ns = UINT64_MAX;
 		return;
 	}
-	s->at[s->count++] = (struct cpu_sample){ now - st->start_ns, thread_cpu_ns() - st->cpu_start_ns };
+	s->at[s->count++] = (struct cpu_sample){ (uint32_t)((now - st->start_ns) / 1000),
+						 (uint32_t)((thread_cpu_ns() - st->cpu_start_ns) / 1000) };
 	st->next_sample_ns = now + s->every_ns;
 }
 

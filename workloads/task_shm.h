@@ -61,10 +61,13 @@ struct gap_event {
 	uint64_t cpu_ns;	/* the task's CPU time when the gap ended (long gaps only) */
 };
 
-/* A spinner's CPU clock read while it ran. */
+/*
+ * A spinner's CPU clock read while it ran, in microseconds (half the size of nanoseconds in a
+ * mapping every RT task locks into memory; a microsecond is far below the sampling step).
+ */
 struct cpu_sample {
-	uint64_t t_ns;		/* from the window start */
-	uint64_t cpu_ns;	/* the task's CPU time since the window start */
+	uint32_t t_us;		/* from the window start */
+	uint32_t cpu_us;	/* the task's CPU time since the window start */
 };
 
 struct cpu_samples {

@@ -56,7 +56,8 @@ def figures(doc):
     starve = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "victim", "starvation_max_us"))
     collateral = per_policy(doc, "rt-probe-collateral", lambda r: metric(r, "probe", "latency_us"))
     admin = per_policy(doc, "admin-recovery", lambda r: metric(r, "admin", "recovery_ms"))
-    results = doc.get("results") or []
+    # The scenarios' results and those about the kernel (regime-probe, kernel-defaults).
+    results = (doc.get("kernel_results") or []) + (doc.get("results") or [])
     checks = [c for r in results for c in r.get("checks") or []]
     verdicts = [r.get("verdict") for r in results]
     out = {
@@ -69,7 +70,9 @@ def figures(doc):
         "checks_failed": sum(c.get("verdict") == "fail" for c in checks),
         # A check that applied but could not be measured, or whose expression could not be evaluated.
         "checks_not_measured": sum(c.get("verdict") == "not-measured" for c in checks),
-        # Results by verdict: "unjudged" ones had no check that applies on this kernel.
+        # A check whose tolerance came out as wide as what it exists to catch (a pass that could not fail).
+        "checks_unjudged": sum(c.get("verdict") == "unjudged" for c in checks),
+        # Results by verdict: an "unjudged" one had a check that applies but was not judged, or none.
         "results": {v: verdicts.count(v) for v in ("pass", "fail", "unjudged", "skip", "error")},
     }
     for p in POLICIES:
@@ -85,10 +88,13 @@ def figures(doc):
 
 
 def failed_checks(doc):
-    """'scenario.policy: task.metric measured M, expected kind E +- T' for every failed check."""
+    """'scenario.policy: task.metric measured M, expected kind E +- T' for every failed check,
+    'kernel-defaults: kernel.SETTING ...' for a setting off its documented default (regime-probe
+    is left to the regime finding, kernel_model.agrees)."""
     out = []
-    for r in doc.get("results") or []:
-        case = f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
+    kernel = [r for r in doc.get("kernel_results") or [] if r.get("name") != "regime-probe"]
+    for r in kernel + (doc.get("results") or []):
+        case = r.get("name") or f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
         if r.get("verdict") == "error":
             out.append(f"{case}: error: {r.get('error')}")
         for c in r.get("checks") or []:
@@ -151,7 +157,8 @@ def table(entries):
         elif f:
             r = f.get("results") or {}
             lines.append(f"{e['label']}: {f['checks_passed']} checks passed, {f['checks_failed']} failed, "
-                         f"{f.get('checks_not_measured', 0)} not measured; results: {r.get('pass', 0)} pass, "
+                         f"{f.get('checks_unjudged', 0)} unjudged, {f.get('checks_not_measured', 0)} not measured; "
+                         f"results: {r.get('pass', 0)} pass, "
                          f"{r.get('fail', 0)} fail, {r.get('unjudged', 0)} unjudged, {r.get('skip', 0)} skipped"
                          + (f", {r['error']} error" if r.get("error") else "")
                          + ("" if f.get("agrees") in (True, None) else "; the regime probe disagrees with the model"))

@@ -56,9 +56,19 @@ static void usage(FILE *out)
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
 		"  --trace, --no-trace   record sched_switch on the measured CPU as ground truth for\n"
 		"                        each case's gaps (default on; mounts tracefs if needed)\n"
+		"  --site-setting NAME=VALUE\n"
+		"                        a kernel setting this site sets on purpose (repeatable): the\n"
+		"                        kernel-defaults result expects VALUE instead of the kernel's\n"
+		"                        documented default. NAME: sched_rt_runtime_us, sched_rt_period_us,\n"
+		"                        cpu.rt_runtime_us, cpu.rt_period_us (root cgroup), fair_server_\n"
+		"                        runtime_ns, fair_server_period_ns, RT_RUNTIME_SHARE (on/off),\n"
+		"                        sched_rr_timeslice_ms, RLIMIT_RTTIME (us or unlimited)\n"
 		"  --quiet               no progress on stderr\n"
 		EXPORT_OPTION_HELP
 		"  --help                this text\n\n"
+		"Besides the scenarios every run reports two results: regime-probe (the regime the kernel\n"
+		"shows against the one its version and config predict; SKIP with --probe-seconds 0) and\n"
+		"kernel-defaults (the settings in force against the kernel's documented defaults).\n\n"
 		"Exit status: 0 all checks passed, 1 a check failed, 2 usage or bad input, 4 everything\n"
 		"skipped (e.g. nothing may run without root), 125 nothing failed but something could not\n"
 		"be judged (an error, a run cut short, or a skipped or unjudged result in a run with every\n"
@@ -69,7 +79,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
-	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID,
+	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING,
 };
 
 static const struct option long_options[] = {
@@ -89,6 +99,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "site-setting", required_argument, NULL, OPT_SITE_SETTING },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -296,6 +307,10 @@ int cmd_run(int argc, char **argv)
 			if ((opt.load_tool = load_tool_find(optarg)) < 0)
 				return bad("--load: unknown load '%s' (%s)", optarg, load_tool_names());
 			break;
+		case OPT_SITE_SETTING:
+			if (!site_setting_parse(&opt.site, optarg, why, sizeof(why)))
+				return bad("--site-setting '%s': %s", optarg, why);
+			break;
 		case OPT_TRACE: opt.trace = true; break;
 		case OPT_NO_TRACE: opt.trace = false; break;
 		case OPT_DURATION:
@@ -326,6 +341,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	if (!site_settings_consistent(&opt.site, why, sizeof(why)))
+		return bad("--site-setting: %s", why);
 	if ((opt.grid.row_count || opt.grid.period_count) && !grid_complete(&opt.grid, why, sizeof(why)))
 		return bad("--grid: %s", why);
 	if (!scenario_load_catalogue())

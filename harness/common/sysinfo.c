@@ -24,6 +24,8 @@
 
 static const char debugfs_dir[] = "/sys/kernel/debug";
 static const char fair_server_dir[] = "/sys/kernel/debug/sched/fair_server";
+static const char features_path[] = "/sys/kernel/debug/sched/features";
+#define FAIR_SERVER_ABSENT "the fair server came in 6.12"
 
 /* What the probe learnt beyond struct kernel_facts; `info` prints it, the struct has no room. */
 struct probe_notes {
@@ -410,14 +412,15 @@ static bool lockdown_mode(char *mode, size_t len)
 	return true;
 }
 
-static void fair_server_explain(const char *path, int err, char *why, size_t len)
+/* Why a debugfs file could not be read; `absent` says why a missing one may be missing. */
+static void debugfs_explain(const char *path, int err, const char *absent, char *why, size_t len)
 {
 	char lockdown[32];
 
 	if (err == ENOENT && !sysinfo_mounted_at(debugfs_dir, "debugfs"))
 		snprintf(why, len, "debugfs is not mounted at %s", debugfs_dir);
 	else if (err == ENOENT)
-		snprintf(why, len, "%s does not exist (the fair server came in 6.12)", path);
+		snprintf(why, len, "%s does not exist (%s)", path, absent);
 	else if ((err == EPERM || err == EACCES) && lockdown_mode(lockdown, sizeof(lockdown)) &&
 		 strcmp(lockdown, "none"))
 		snprintf(why, len, "%s: %s (kernel lockdown: %s)", path, strerror(err), lockdown);
@@ -442,18 +445,18 @@ static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 	while (cpu < MAX_CPUS - 1 && !cpumap_test(&online, cpu))
 		cpu++;
 	if (access(fair_server_dir, R_OK)) {
-		fair_server_explain(fair_server_dir, errno, why, len);
+		debugfs_explain(fair_server_dir, errno, FAIR_SERVER_ABSENT, why, len);
 		return false;
 	}
 	snprintf(path, sizeof(path), "%s/cpu%d/runtime", fair_server_dir, cpu);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fair_server_explain(path, errno, why, len);
+		debugfs_explain(path, errno, FAIR_SERVER_ABSENT, why, len);
 		return false;
 	}
 	got = read(fd, &byte, 1);
 	if (got <= 0)
-		fair_server_explain(path, got < 0 ? errno : EIO, why, len);
+		debugfs_explain(path, got < 0 ? errno : EIO, FAIR_SERVER_ABSENT, why, len);
 	close(fd);
 	if (got <= 0)
 		return false;
@@ -465,6 +468,67 @@ static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 	if (!read_i64_file(path, &out->fair_server_period_ns))
 		out->fair_server_period_ns = -1;
 	return true;
+}
+
+/* Reads one whole debugfs file; false with why (lockdown opens the file and fails the read). */
+static bool debugfs_read(const char *path, const char *absent, char *buf, size_t size, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0) {
+		debugfs_explain(path, errno, absent, why, len);
+		return false;
+	}
+	got = read(fd, buf, size - 1);
+	if (got <= 0)
+		debugfs_explain(path, got < 0 ? errno : EIO, absent, why, len);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	return true;
+}
+
+static bool debugfs_i64(const char *path, int64_t *out, char *why, size_t len)
+{
+	char buf[64];
+
+	if (!debugfs_read(path, FAIR_SERVER_ABSENT, buf, sizeof(buf), why, len))
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!parse_i64(buf, INT64_MIN, INT64_MAX, out)) {
+		snprintf(why, len, "%s: '%s' is not a number", path, buf);
+		return false;
+	}
+	return true;
+}
+
+bool sysinfo_fair_server_read(int cpu, int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/cpu%d/runtime", fair_server_dir, cpu);
+	if (!debugfs_i64(path, runtime_ns, why, len))
+		return false;
+	snprintf(path, sizeof(path), "%s/cpu%d/period", fair_server_dir, cpu);
+	return debugfs_i64(path, period_ns, why, len);
+}
+
+int sysinfo_sched_feature(const char *name, char *why, size_t len)
+{
+	char buf[4096], *save = NULL;
+
+	if (!debugfs_read(features_path, "a kernel built without CONFIG_SCHED_DEBUG", buf, sizeof(buf), why, len))
+		return -1;
+	for (char *word = strtok_r(buf, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save)) {
+		if (!strcmp(word, name))
+			return 1;
+		if (!strncmp(word, "NO_", 3) && !strcmp(word + 3, name))
+			return 0;
+	}
+	snprintf(why, len, "%s does not list %s", features_path, name);
+	return -1;
 }
 
 /* ---- timer wake-ups ---- */

@@ -34,6 +34,14 @@ bool kernel_release_parse(const char *release, int *major, int *minor, int *patc
 bool kernel_facts_read(struct kernel_facts *out);
 json_object *kernel_facts_to_json(const struct kernel_facts *k);
 
+/*
+ * The fair server of one CPU from debugfs (ns): false with why (debugfs not mounted, lockdown,
+ * no fair server before 6.12).
+ */
+bool sysinfo_fair_server_read(int cpu, int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
+/* A sched feature in debugfs sched/features: 1 on, 0 off (NO_NAME), -1 unreadable or absent (why). */
+int sysinfo_sched_feature(const char *name, char *why, size_t len);
+
 /* Online CPUs as a count and list; the last online CPU (the default measured CPU). */
 int cpus_online_count(void);
 int cpu_last_online(void);

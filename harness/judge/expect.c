@@ -112,6 +112,11 @@ double starvation_threshold_us(const struct limiter *l, const struct noise_floor
 	return fmax(2 * noise->gap_max_us, 10 * tick_us);
 }
 
+bool check_tolerance_wide(const struct check *c)
+{
+	return (c->was_measured || c->hollow) && c->tolerance > fabs(c->expected) / 2;
+}
+
 const char *check_kind_name(enum check_kind k)
 {
 	return k == CHECK_APPROX ? "approx" : k == CHECK_AT_LEAST ? "at_least" : "at_most";
@@ -131,7 +136,16 @@ json_object *check_to_json(const struct check *c)
 	json_object_object_add(obj, "tolerance", json_object_new_double(c->tolerance));
 	json_object_object_add(obj, "kind", json_object_new_string(check_kind_name(c->kind)));
 	json_object_object_add(obj, "rule", json_object_new_string(c->rule));
-	json_object_object_add(obj, "verdict",
-			       json_object_new_string(!c->was_measured ? "not-measured" : c->passed ? "pass" : "fail"));
+	if (c->detects > 0)
+		json_object_object_add(obj, "detects", json_object_new_double(c->detects));
+	if (check_tolerance_wide(c))
+		json_object_object_add(obj, "tolerance_why", json_object_new_string(c->tolerance_why && c->tolerance_why[0]
+										     ? c->tolerance_why
+										     : "no reason given"));
+	json_object_object_add(obj, "verdict", json_object_new_string(c->hollow	      ? "unjudged"
+								      : c->skipped	  ? "skip"
+								      : !c->was_measured ? "not-measured"
+								      : c->passed	  ? "pass"
+											  : "fail"));
 	return obj;
 }

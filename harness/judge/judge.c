@@ -21,7 +21,7 @@ static const char *const quantities[] = {
 	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
-	"tick_stretch",
+	"tick_stretch", "fs_periods_in_window", "others_us", "few_intervals",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -40,12 +40,22 @@ static bool is_trace_figure(const char *name)
 	return false;
 }
 
+/*
+ * CPU time other tasks took on the measured CPU during the window (they share CFS's rest with
+ * the victim); where the kernel does not report it, the noise floor's wall-time loss over the
+ * window, which counts interrupts too and so errs wide.
+ */
+static double others_us(const struct judge_context *jc)
+{
+	return jc->others_us >= 0 ? jc->others_us : jc->noise->loss_share * jc->window_s * 1e6;
+}
+
 static double window_share_tol(const struct judge_context *jc)
 {
 	const double window_us = jc->window_s * 1e6, tick = jc->model->tick_us;
 	const struct limiter *l = jc->limiter;
 	/* The machine's noise and the steal during the window, plus accounting rounding. */
-	double tol = jc->noise->loss_share + jc->steal_us / window_us + 0.002;
+	double tol = jc->noise->cpu_loss_share + (jc->steal_us + others_us(jc)) / window_us + 0.002;
 
 	/* A tick of accounting at each edge; a window in arbitrary phase may hold a slot more or less at each end. */
 	return tol + 2 * tick / window_us + (l->limited ? 2 * l->gap_us / window_us : 0);
@@ -148,7 +158,7 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 	else if (!strcmp(name, "noise_gap_max_us"))
 		*v = jc->noise->gap_max_us;
 	else if (!strcmp(name, "noise_loss"))
-		*v = jc->noise->loss_share;
+		*v = jc->noise->cpu_loss_share;
 	else if (!strcmp(name, "steal_us"))
 		*v = jc->steal_us;
 	else if (!strcmp(name, "tick_stretch"))
@@ -159,7 +169,8 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 
 		/* Whole periods: only the noise and a tick at each end of the span. */
 		if (lc->used_metric && strstr(lc->used_metric, "_periods") && found && span > 0)
-			*v = jc->noise->loss_share + jc->steal_us / window_us + 0.002 + 2 * jc->model->tick_us / (span * 1e6);
+			*v = jc->noise->cpu_loss_share + (jc->steal_us + others_us(jc)) / window_us + 0.002 +
+			     2 * jc->model->tick_us / (span * 1e6);
 		else
 			*v = window_share_tol(jc);
 		*v += l->share_band;
@@ -169,6 +180,14 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = (double)jc->model->fs_runtime_us;
 	else if (!strcmp(name, "fs_period_us"))
 		*v = (double)jc->model->fs_period_us;
+	else if (!strcmp(name, "few_intervals"))
+		/* Fewer than two throttles can end inside: nothing to measure between two ends. */
+		*v = l->interval_us > 0 && window_us < 2 * l->interval_us + l->max_slot_us;
+	else if (!strcmp(name, "others_us"))
+		*v = others_us(jc);
+	else if (!strcmp(name, "fs_periods_in_window"))
+		/* The fair server's promise is measured only over two of its periods (promise.c). */
+		*v = jc->model->fs_period_us > 0 ? window_us / (double)jc->model->fs_period_us : 0;
 	else if (!strcmp(name, "fs_interleaves"))
 		*v = fair_server_interleaves(jc);
 	else if (!strcmp(name, "tick_coarse"))
@@ -273,6 +292,61 @@ const char *judge_metric_unit(const char *metric)
 	return "count";
 }
 
+/*
+ * The smallest regression a check of this metric exists to catch, where its scenario does not
+ * say; 0: none known, so its tolerance is not held against one.
+ *  - a share: the 5% the default policy keeps for everything else (a dead throttle gives RT
+ *    1.0, a reservation twice the default 0.90);
+ *  - RT's excess over n x runtime in n whole periods: a throttle a tick late in every period,
+ *    n ticks (one tick in one period is the overrun the kernel may carry);
+ *  - CFS's rest of an RT period, or the fair server's runtime in its period: half of it withheld.
+ */
+static double default_detects(const struct lookup_ctx *lc, const char *metric)
+{
+	const struct judge_context *jc = lc->jc;
+	bool found;
+	double periods;
+
+	if (!strcmp(metric, "cpu_share") || !strcmp(metric, "cpu_share_periods"))
+		return 0.05;
+	if (!strcmp(metric, "rt_budget_excess_us")) {
+		periods = metric_value(jc->metrics[lc->task], "rt_periods", &found);
+		return found && periods >= 2 ? periods * jc->model->tick_us : 0;
+	}
+	if (!strcmp(metric, "cfs_period_min_us"))
+		return (double)(jc->policy->period_us - jc->policy->runtime_us) / 2;
+	if (!strcmp(metric, "fs_period_min_us"))
+		return (double)jc->model->fs_runtime_us / 2;
+	return 0;
+}
+
+/* A pass within a tolerance at least as wide as the regression the check exists to catch: it could not have failed. */
+static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc, struct check *c)
+{
+	char err[160], prefix[200];
+	size_t n;
+
+	if (sc->detects[0]) {
+		if (!expr_eval(sc->detects, lookup, lc, &c->detects, err, sizeof(err)))
+			c->detects = 0;
+	} else {
+		c->detects = default_detects(lc, c->metric);
+	}
+	/* A wide tolerance makes a pass worthless, not a failure: outside even it, the kernel is wrong. */
+	if (c->detects <= 0 || c->tolerance < c->detects || !c->passed)
+		return;
+	c->hollow = true;
+	c->was_measured = false;
+	c->passed = false;
+	snprintf(prefix, sizeof(prefix), "unjudged: tolerance %.4g is at least %.4g, the smallest regression it exists "
+		 "to catch (%.60s); ", c->tolerance, c->detects, sc->detects[0] ? sc->detects : "the metric's default");
+	/* The reason first: the rule after it may be cut. */
+	n = strlen(prefix);
+	memmove(c->rule + n, c->rule, sizeof(c->rule) - n - 1);
+	memcpy(c->rule, prefix, n);
+	c->rule[sizeof(c->rule) - 1] = '\0';
+}
+
 static void judge_one(const struct judge_context *jc, const struct scenario_check *sc, int task, struct check *c)
 {
 	struct lookup_ctx lc = { .jc = jc, .s = jc->scenario, .task = task };
@@ -284,6 +358,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	snprintf(c->metric, sizeof(c->metric), "%s", sc->metric);
 	snprintf(c->label, sizeof(c->label), "%s", sc->label);
 	c->kind = sc->kind;
+	c->tolerance_why = sc->tolerance_why;
 	c->measured = metric_value(jc->metrics[task], sc->metric, &found);
 	if (!found && sc->fallback[0]) {
 		snprintf(c->metric, sizeof(c->metric), "%s", sc->fallback);
@@ -299,8 +374,10 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 
 		c->was_measured = false;
 		/* A check on the trace's figures in a result without a trace: say why there is none. */
-		if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason))
+		if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason)) {
+			c->no_trace = true;
 			snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%s)", json_object_get_string(reason));
+		}
 		else
 			snprintf(c->rule, sizeof(c->rule), "cannot evaluate: %s", err);
 		return;
@@ -321,6 +398,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		c->passed = c->measured <= c->expected + c->tolerance;
 		break;
 	}
+	judge_hollow(sc, &lc, c);
 }
 
 int judge_result(const struct judge_context *jc, struct check *out, int max)
@@ -368,10 +446,42 @@ bool judge_validate(const struct scenario *s, char *err, size_t len)
 		lc.task = scenario_task_index(s, sc->task);
 		if (!expr_eval(sc->expect, lookup, &lc, &v, why, sizeof(why)) ||
 		    !expr_eval(tol, lookup, &lc, &v, why, sizeof(why)) ||
+		    (sc->detects[0] && !expr_eval(sc->detects, lookup, &lc, &v, why, sizeof(why))) ||
 		    (sc->condition[0] && !expr_condition(sc->condition, lookup, &lc, &b, why, sizeof(why)))) {
 			snprintf(err, len, "checks[%d]: %s", i, why);
 			return false;
 		}
 	}
 	return true;
+}
+
+const char *judge_verdict(const struct check *checks, int n, char *why, size_t len)
+{
+	int applies = 0, unjudged = 0, at;
+
+	why[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (checks[i].was_measured && !checks[i].passed)
+			return "fail";
+		/*
+		 * A cross-check on the trace needs one: without it (--no-trace, a build without
+		 * libtracefs, tracefs out of reach) it does not apply; the rest judge the result.
+		 */
+		applies += !checks[i].no_trace;
+		unjudged += !checks[i].no_trace && !checks[i].was_measured;
+	}
+	if (applies == 0) {
+		snprintf(why, len, "no check applies to this result");
+		return "unjudged";
+	}
+	if (!unjudged)
+		return "pass";
+	at = snprintf(why, len, "%d of %d checks that apply were not judged:", unjudged, applies);
+	for (int i = 0; i < n && at > 0 && (size_t)at < len; i++)
+		if (!checks[i].was_measured && !checks[i].no_trace)
+			at += snprintf(why + at, len - at, " %s.%s%s%s (%s);", checks[i].task, checks[i].metric,
+				       checks[i].label[0] ? "." : "", checks[i].label, checks[i].rule);
+	if (at > 0 && (size_t)at < len)
+		why[at - 1] = '\0';
+	return "unjudged";
 }

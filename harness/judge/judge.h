@@ -19,6 +19,7 @@ struct judge_context {
 	double window_s;
 	double steal_us;
 	double tick_stretch;	/* >= 1: CPU time per tick counted, over the tick (run_case.c) */
+	double others_us;	/* CPU time other tasks took on the measured CPU in the window, -1 unknown */
 	double sweep_value;	/* the sweep parameter's value in this result */
 	json_object *metrics[TASKS_MAX];	/* per scenario task */
 	json_object *trace;	/* the result's trace block: `trace.METRIC` in expressions */
@@ -34,5 +35,13 @@ bool judge_validate(const struct scenario *s, char *err, size_t len);
 const char *judge_metric_unit(const char *metric);
 /* A model quantity by name (rt_share, slot_us, ...), for tables and tests. */
 bool judge_quantity(const struct judge_context *jc, const char *name, double *value);
+
+/*
+ * A result's verdict from its checks: "fail" when a judged check failed; else "pass" only when
+ * every check that applies was judged (measured, with a tolerance that could fail it), and
+ * "unjudged" when none applies or one was not judged, with why (each such check and its rule).
+ * A cross-check on the trace in a result without one does not apply.
+ */
+const char *judge_verdict(const struct check *checks, int n, char *why, size_t len);
 
 #endif

@@ -1,4 +1,5 @@
 #include "kernel_model.h"
+#include "expect.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -96,13 +97,21 @@ bool regime_probe_running_cfs(const struct kernel_model *m)
 	return m->timer_thread_priority > 0;
 }
 
+static bool throttle_expected(const struct kernel_model *m)
+{
+	enum regime at_default = regime_for(m, 950000, 1000000);
+
+	return at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
+}
+
+/* Woken from a timer sleep as the hog starts: served by a fair server unless ktimers starves. */
+static bool timer_wakeup_expected(const struct kernel_model *m)
+{
+	return regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
+}
+
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o)
 {
-	/* Midpoints: a throttled lone hog gets 0.95, an unthrottled one ~1.0; CFS gets 0.05 or 0. */
-	enum regime at_default = regime_for(m, 950000, 1000000);
-	bool throttle_expected = at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
-	/* Woken from a timer sleep as the hog starts: served unless ktimers starves with RT. */
-	bool timer_wakeup_expected = regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
 	char running[160] = "";
 
 	/*
@@ -110,11 +119,12 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	 * it from noise, which idles a CPU for a few ms at most. The share alone cannot tell: an
 	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
 	 */
-	o->throttle_seen = o->hog_alone_gap_max_us >= 25000;
-	o->timer_wakeup_served = o->victim_share_unlimited > 0.025;
+	o->throttle_seen = o->hog_alone_gap_max_us >= REGIME_THROTTLE_GAP_US;
+	o->timer_wakeup_served = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;
 	/* A fair server serves a runnable CFS task, however it woke: the running one tells. */
-	o->fair_server_seen = o->running_probed ? o->victim_running_share_unlimited > 0.025 : o->timer_wakeup_served;
-	o->agrees = o->throttle_seen == throttle_expected && o->timer_wakeup_served == timer_wakeup_expected &&
+	o->fair_server_seen = o->running_probed ? o->victim_running_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN
+						: o->timer_wakeup_served;
+	o->agrees = o->throttle_seen == throttle_expected(m) && o->timer_wakeup_served == timer_wakeup_expected(m) &&
 		    (!o->running_probed || o->fair_server_seen == m->fair_server);
 	if (o->running_probed)
 		snprintf(running, sizeof(running), "; one already running when the hog started got %.4f: %s",
@@ -130,6 +140,53 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 							      : "woken from its timer sleep by an RT thread the hog starves, it never runs")
 				   : o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit",
 		 running);
+}
+
+/* A check of the probe's: measured against a threshold, the side predicted; passed as observed. */
+static void probe_check(struct check *c, const char *metric, const char *unit, double measured, double threshold,
+			bool above_predicted, bool passed)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->task, sizeof(c->task), "probe");
+	snprintf(c->metric, sizeof(c->metric), "%s", metric);
+	c->unit = unit;
+	c->measured = measured;
+	c->expected = threshold;
+	c->kind = above_predicted ? CHECK_AT_LEAST : CHECK_AT_MOST;
+	c->was_measured = true;
+	c->passed = passed;
+}
+
+int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out)
+{
+	bool throttle = throttle_expected(m), served = timer_wakeup_expected(m);
+
+	probe_check(&out[0], "hog_alone_gap_max_us", "us", o->hog_alone_gap_max_us, REGIME_THROTTLE_GAP_US, throttle,
+		    o->throttle_seen == throttle);
+	snprintf(out[0].rule, sizeof(out[0].rule), "predicted %s at 950000/1000000: %s; observed: a lone FIFO hog got "
+		 "%.4f of the CPU, longest gap %.1f ms (%s)", regime_name(regime_for(m, 950000, 1000000)),
+		 throttle ? "RT throttling idles the CPU 50 ms a period, a gap of at least half of it"
+			  : "no RT throttling of a lone hog, no gap of half the 50 ms slot",
+		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000, o->throttle_seen ? "throttled" : "not throttled");
+	/* at_least is ">= expected"; the fair server is seen above the midpoint, so both sides hold. */
+	probe_check(&out[1], "victim_share_unlimited", "ratio", o->victim_share_unlimited, REGIME_FAIR_SERVER_SHARE_MIN,
+		    served, o->timer_wakeup_served == served);
+	snprintf(out[1].rule, sizeof(out[1].rule), "predicted %s at runtime -1: %s; observed: a CFS task woken as a FIFO "
+		 "hog starts got %.4f (%s)", regime_name(regime_for(m, -1, 1000000)),
+		 served ? "a fair server gives CFS time, above the midpoint of 0 and 0.05"
+			: m->fair_server ? "its wake-up waits for ktimers, which the hog starves: below the midpoint of 0 and 0.05"
+					 : "nothing gives CFS time, below the midpoint of 0 and 0.05",
+		 o->victim_share_unlimited, o->timer_wakeup_served ? "it got time" : "CFS starves");
+	if (!o->running_probed)
+		return 2;
+	probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,
+		    REGIME_FAIR_SERVER_SHARE_MIN, m->fair_server, o->fair_server_seen == m->fair_server);
+	snprintf(out[2].rule, sizeof(out[2].rule), "predicted: %s; observed: a CFS task already running when a FIFO hog "
+		 "started at runtime -1 got %.4f (%s)",
+		 m->fair_server ? "a fair server serves a runnable CFS task, above the midpoint of 0 and 0.05"
+				: "no fair server, nothing gives CFS time: below the midpoint of 0 and 0.05",
+		 o->victim_running_share_unlimited, o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves");
+	return 3;
 }
 
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o)
@@ -150,6 +207,7 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 	if (o && o->done) {
 		json_object *obs = json_object_new_object();
 
+		json_object_object_add(obs, "window_s", json_object_new_double(o->window_s));
 		json_object_object_add(obs, "hog_alone_share", json_object_new_double(o->hog_alone_share));
 		json_object_object_add(obs, "hog_alone_gap_max_us", json_object_new_double(o->hog_alone_gap_max_us));
 		json_object_object_add(obs, "victim_share_unlimited", json_object_new_double(o->victim_share_unlimited));

@@ -41,12 +41,23 @@ struct kernel_model {
 };
 
 /*
+ * What tells the regimes apart in the probe: throttling idles the CPU for the whole 50 ms slot
+ * of 950000/1000000 every period, and half of it separates it from noise; a CFS task beside a
+ * hog at -1 gets a fair server's 0.05 or nothing, and the midpoint separates the two.
+ */
+#define REGIME_THROTTLE_GAP_US 25000.0
+#define REGIME_FAIR_SERVER_SHARE_MIN 0.025
+/* The most checks regime_probe_checks writes. */
+#define REGIME_PROBE_CHECKS_MAX 3
+
+/*
  * What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1 (the CFS
  * task wakes from a timer sleep when the hog starts) and, where CFS timer wake-ups run in an
  * RT thread (PREEMPT_RT), a hog + CFS task at -1 with the CFS task already running.
  */
 struct regime_observation {
 	bool done;
+	double window_s;	/* each probe window */
 	double hog_alone_share;
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
@@ -71,6 +82,17 @@ bool regime_probe_running_cfs(const struct kernel_model *m);
  * timer_wakeup_served, agrees.
  */
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
+struct check;
+/*
+ * The regime-probe result's checks, predicted against observed: the lone hog's longest gap
+ * (at least REGIME_THROTTLE_GAP_US where throttling is predicted at 950000/1000000, below it
+ * elsewhere), the timer-woken CFS task's share at -1 (at least REGIME_FAIR_SERVER_SHARE_MIN
+ * where it is predicted to be served, below it elsewhere) and, where the third window ran, the
+ * running CFS task's share (at least the midpoint iff a fair server is predicted). They pass
+ * together exactly when `o->agrees`. Returns the number of checks (2 or 3); out needs room for
+ * REGIME_PROBE_CHECKS_MAX.
+ */
+int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out);
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);
 
 #endif

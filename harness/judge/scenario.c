@@ -349,7 +349,7 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 	memset(c, 0, sizeof(*c));
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(ld, "a check is an object");
-	if (!only_keys(ld, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why,name"))
+	if (!only_keys(ld, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why,name,detects,tolerance_why"))
 		return false;
 	if (!get_string(ld, obj, "task", true, c->task, sizeof(c->task)) ||
 	    !get_string(ld, obj, "metric", true, c->metric, sizeof(c->metric)) ||
@@ -358,6 +358,8 @@ static bool load_check(struct loader *ld, json_object *obj, struct scenario *s, 
 	    !get_string(ld, obj, "expect", true, c->expect, sizeof(c->expect)) ||
 	    !get_string(ld, obj, "tolerance", true, c->tolerance, sizeof(c->tolerance)) ||
 	    !get_string(ld, obj, "if", false, c->condition, sizeof(c->condition)) ||
+	    !get_string(ld, obj, "detects", false, c->detects, sizeof(c->detects)) ||
+	    !get_string(ld, obj, "tolerance_why", false, c->tolerance_why, sizeof(c->tolerance_why)) ||
 	    !get_string(ld, obj, "why", false, c->why, sizeof(c->why)) ||
 	    !get_string(ld, obj, "name", false, c->label, sizeof(c->label)) || !parse_regimes(ld, obj, &c->regimes))
 		return false;

@@ -52,8 +52,15 @@ struct scenario_check {
 	char expect[EXPR_MAX];
 	char tolerance[EXPR_MAX];	/* an expression; "share" picks the share tolerance */
 	char condition[EXPR_MAX];	/* "if": the check applies only when it holds */
+	/*
+	 * "detects": the smallest regression the check exists to catch, in the metric's unit; a
+	 * tolerance at least that wide leaves the check unjudged. Empty: the metric's default.
+	 */
+	char detects[EXPR_MAX];
 	unsigned regimes;	/* bit mask of enum regime */
 	char why[160];
+	/* "tolerance_why": why a tolerance more than half the expected value is still right */
+	char tolerance_why[200];
 	char label[24];		/* "name": tells apart checks of one metric in KTAP (task.metric.name) */
 };
 

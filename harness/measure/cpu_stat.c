@@ -58,3 +58,28 @@ bool cpu_timer_interrupts(int cpu, uint64_t *out)
 	fclose(f);
 	return found;
 }
+
+bool cpu_busy_ns(int cpu, uint64_t *out)
+{
+	static const char *const paths[] = {
+		"/sys/fs/cgroup/cpuacct/cpuacct.usage_percpu",
+		"/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage_percpu",
+		"/sys/fs/cgroup/cpuacct,cpu/cpuacct.usage_percpu",
+	};
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && !found; i++) {
+		FILE *f = fopen(paths[i], "re");
+		unsigned long long v;
+
+		if (!f)
+			continue;
+		for (int k = 0; k <= cpu && fscanf(f, "%llu", &v) == 1; k++)
+			if (k == cpu) {
+				*out = v;
+				found = true;
+			}
+		fclose(f);
+	}
+	return found;
+}

@@ -13,4 +13,10 @@ bool cpu_steal_us(int cpu, uint64_t *out);
  */
 bool cpu_timer_interrupts(int cpu, uint64_t *out);
 
+/*
+ * CPU time all tasks used on one CPU since boot, in ns (interrupts charged to them), from the
+ * root cgroup's cpuacct.usage_percpu (cgroup v1); false where there is none.
+ */
+bool cpu_busy_ns(int cpu, uint64_t *out);
+
 #endif

@@ -45,8 +45,8 @@ bool cpu_timeline_build(const struct task_record *rec, struct cpu_timeline *tl)
 
 		if (gap_end > end)
 			gap_end = end, e = NULL;
-		for (; k < rec->samples.count && rec->samples.at[k].t_ns <= (e ? e->start_ns : end); k++)
-			add_point(tl, rec->samples.at[k].t_ns, rec->samples.at[k].cpu_ns);
+		for (; k < rec->samples.count && rec->samples.at[k].t_us * 1000ull <= (e ? e->start_ns : end); k++)
+			add_point(tl, rec->samples.at[k].t_us * 1000ull, rec->samples.at[k].cpu_us * 1000ull);
 		if (!e)
 			break;
 		add_point(tl, e->start_ns, e->cpu_ns);

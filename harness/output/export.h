@@ -67,7 +67,18 @@ const char *export_string(json_object *obj, const char *key, const char *fallbac
 bool export_verdict_skipped(const char *verdict);
 /* A number field, or NAN (absent, null, not a number). */
 double export_number(json_object *obj, const char *key);
-/* "scenario.policy[.param=value][.repN]", as KTAP names the result; repN when max_rep > 1. */
+/*
+ * The results in KTAP's order: `kernel_results` (regime-probe, kernel-defaults: the run's
+ * results about the kernel itself), then `results` (the scenarios').
+ */
+size_t export_result_count(json_object *root);
+json_object *export_result_at(json_object *root, size_t i);
+/* A check's KCIDB status: PASS, FAIL, SKIP (verdict "skip"), ERROR (not measured). */
+const char *export_check_status(json_object *check);
+/*
+ * "scenario.policy[.param=value][.repN]", as KTAP names the result; repN when max_rep > 1. A
+ * kernel result has its own `name` (regime-probe, kernel-defaults).
+ */
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len);
 /*
  * "task.metric" of checks[i]; when another check of the result judges the same metric (an

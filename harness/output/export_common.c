@@ -35,12 +35,44 @@ double export_number(json_object *obj, const char *key)
 	return NAN;
 }
 
+static size_t array_length(json_object *arr)
+{
+	return json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+}
+
+size_t export_result_count(json_object *root)
+{
+	return array_length(export_get(root, "kernel_results")) + array_length(export_get(root, "results"));
+}
+
+json_object *export_result_at(json_object *root, size_t i)
+{
+	size_t kernel = array_length(export_get(root, "kernel_results"));
+
+	return i < kernel ? json_object_array_get_idx(export_get(root, "kernel_results"), i)
+			  : json_object_array_get_idx(export_get(root, "results"), i - kernel);
+}
+
+const char *export_check_status(json_object *check)
+{
+	const char *verdict = export_string(check, "verdict", "not-measured");
+
+	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : !strcmp(verdict, "skip") ? "SKIP" : "ERROR";
+}
+
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len)
 {
 	json_object *sweep = export_get(result, "sweep");
 	double value = export_number(sweep, "value"), rep = export_number(result, "repetition");
-	int n = snprintf(buf, len, "%s.%s", export_string(result, "scenario", "unknown"),
-			 export_string(export_get(result, "policy"), "name", "unknown"));
+	const char *own = export_string(result, "name", NULL);
+	int n;
+
+	if (own) {
+		snprintf(buf, len, "%s", own);
+		return;
+	}
+	n = snprintf(buf, len, "%s.%s", export_string(result, "scenario", "unknown"),
+		     export_string(export_get(result, "policy"), "name", "unknown"));
 
 	if (sweep && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ".%s=%g", export_string(sweep, "param", "value"),

@@ -93,11 +93,12 @@ static void tally_result(json_object *result, struct tally *t)
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
-		const char *v = export_string(json_object_array_get_idx(checks, i), "verdict", "not-measured");
+		const char *status = export_check_status(json_object_array_get_idx(checks, i));
 
 		t->tests++;
-		t->failures += !strcmp(v, "fail");
-		t->errors += strcmp(v, "fail") && strcmp(v, "pass");
+		t->failures += !strcmp(status, "FAIL");
+		t->skipped += !strcmp(status, "SKIP");
+		t->errors += !strcmp(status, "ERROR");
 	}
 }
 
@@ -162,6 +163,15 @@ static void result_properties(FILE *out, json_object *result, json_object *root)
 	json_object *policy = export_get(result, "policy"), *sweep = export_get(result, "sweep");
 
 	fputs("    <properties>\n", out);
+	if (export_get(result, "name")) {
+		/* A kernel result (regime-probe, kernel-defaults): no scenario, policy or window. */
+		property(out, "result", export_string(result, "name", "unknown"));
+		property(out, "verdict", export_string(result, "verdict", "error"));
+		property(out, "kernel", export_string(export_get(export_get(root, "system"), "kernel"), "release", "unknown"));
+		property(out, "run_id", export_string(export_get(root, "run"), "id", "unknown"));
+		fputs("    </properties>\n", out);
+		return;
+	}
 	property(out, "scenario", export_string(result, "scenario", "unknown"));
 	property(out, "policy", export_string(policy, "name", "unknown"));
 	property_number(out, "runtime_us", export_number(policy, "runtime_us"));
@@ -219,6 +229,8 @@ static void check_case(FILE *out, const char *classname, json_object *checks, si
 	fputs(">\n", out);
 	if (!strcmp(verdict, "fail"))
 		outcome(out, "failure", "fail", line, rule);
+	else if (!strcmp(verdict, "skip"))
+		outcome(out, "skipped", NULL, rule, NULL);
 	else if (strcmp(verdict, "pass"))
 		outcome(out, "error", verdict, "not measured", rule);
 	fputs("      <system-out>", out);
@@ -296,9 +308,8 @@ static void write_run(FILE *out, json_object *root, int id)
 
 char *export_junit(json_object *root)
 {
-	json_object *results = export_get(root, "results");
-	size_t n = json_object_is_type(results, json_type_array) ? json_object_array_length(results) : 0;
-	int max_rep = export_max_repetition(results);
+	size_t n = export_result_count(root);
+	int max_rep = export_max_repetition(export_get(root, "results"));
 	struct tally total = { 0 };
 	char *text = NULL;
 	size_t len = 0;
@@ -307,7 +318,7 @@ char *export_junit(json_object *root)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		tally_result(json_object_array_get_idx(results, i), &total);
+		tally_result(export_result_at(root, i), &total);
 	tally_run(root, &total);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", out);
 	attr(out, "name", "rtthrottle");
@@ -316,7 +327,7 @@ char *export_junit(json_object *root)
 	attr_int(out, "errors", total.errors);
 	fprintf(out, " time=\"%.3f\">\n", total.time_s);
 	for (size_t i = 0; i < n; i++)
-		write_result(out, json_object_array_get_idx(results, i), root, (int)i, max_rep);
+		write_result(out, export_result_at(root, i), root, (int)i, max_rep);
 	write_run(out, root, (int)n);
 	fputs("</testsuites>\n", out);
 	if (fclose(out)) {

@@ -133,7 +133,7 @@ static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks
 	export_check_name(checks, i, name, sizeof(name));
 	metric_path(path, sizeof(path), base, export_string(c, "task", "unknown"),
 		    name + strlen(export_string(c, "task", "unknown")) + 1);
-	t = new_test(k, path, !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : "ERROR");
+	t = new_test(k, path, export_check_status(c));
 	if (judged && isfinite(measured))
 		add_number(t, measured, export_string(c, "unit", "count"));
 	add_finite(misc, "expected", export_number(c, "expected"));
@@ -192,8 +192,13 @@ static const char *add_result(struct kcidb_ctx *k, json_object *result, int max_
 	double window = export_number(result, "window_s"), rep = export_number(result, "repetition");
 	char base[512] = "rtthrottle", case_name[256];
 
-	append_component(base, sizeof(base), export_string(result, "scenario", "unknown"));
-	append_component(base, sizeof(base), export_string(export_get(result, "policy"), "name", "unknown"));
+	if (export_get(result, "name")) {
+		/* A kernel result: rtthrottle.regime-probe, rtthrottle.kernel-defaults. */
+		append_component(base, sizeof(base), export_string(result, "name", "unknown"));
+	} else {
+		append_component(base, sizeof(base), export_string(result, "scenario", "unknown"));
+		append_component(base, sizeof(base), export_string(export_get(result, "policy"), "name", "unknown"));
+	}
 	if (sweep) {
 		char sw[96];
 
@@ -241,7 +246,7 @@ json_object *export_kcidb(json_object *root, const char *origin, const char *bui
 {
 	json_object *doc = json_object_new_object(), *version = json_object_new_object(), *run = export_get(root, "run"),
 		    *results = export_get(root, "results"), *top;
-	size_t n = json_object_is_type(results, json_type_array) ? json_object_array_length(results) : 0;
+	size_t n = export_result_count(root);
 	struct kcidb_ctx k = {
 		.tests = json_object_new_array(),
 		.origin = origin,
@@ -263,7 +268,7 @@ json_object *export_kcidb(json_object *root, const char *origin, const char *bui
 	json_object_object_add(doc, "version", version);
 	top = new_test(&k, "rtthrottle", "SKIP");
 	for (size_t i = 0; i < n; i++) {
-		const char *s = add_result(&k, json_object_array_get_idx(results, i), max_rep);
+		const char *s = add_result(&k, export_result_at(root, i), max_rep);
 
 		if (status_rank(s) < status_rank(status))
 			status = s;

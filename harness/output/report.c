@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void ktap_plan(int count)
 {
@@ -27,9 +28,22 @@ void ktap_checks(const struct check *checks, int count)
 	for (int i = 0; i < count; i++) {
 		const struct check *c = &checks[i];
 
-		if (!c->was_measured) {
-			printf("    ok %d %s.%s%s%s # SKIP not measurable in this window\n", i + 1, c->task, c->metric,
+		if (c->hollow) {
+			printf("    ok %d %s.%s%s%s # SKIP unjudged: tolerance ", i + 1, c->task, c->metric,
 			       c->label[0] ? "." : "", c->label);
+			print_value(c->tolerance, c->unit);
+			printf(" is at least the regression it exists to catch, ");
+			print_value(c->detects, c->unit);
+			printf(" %s\n", c->unit);
+			continue;
+		}
+		if (!c->was_measured) {
+			/* A rule "not measured: <why>; ..." says why; the why is KTAP's skip reason. */
+			const char *why = !strncmp(c->rule, "not measured: ", 14) ? c->rule + 14 : NULL;
+			int len = why ? (int)strcspn(why, ";") : 0;
+
+			printf("    ok %d %s.%s%s%s # SKIP %.*s\n", i + 1, c->task, c->metric, c->label[0] ? "." : "", c->label,
+			       why ? len : (int)strlen("not measurable in this window"), why ? why : "not measurable in this window");
 			continue;
 		}
 		printf("    %s %d %s.%s%s%s # measured ", c->passed ? "ok" : "not ok", i + 1, c->task, c->metric,

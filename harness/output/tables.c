@@ -259,6 +259,15 @@ void tables_print(json_object *root)
 	for (size_t i = 0; i < json_object_array_length(results); i++)
 		repeated |= num(json_object_array_get_idx(results, i), "repetition", 1) > 1;
 	ktap_diag("%-44s %-18s %7s  %s", "result", "regime", "verdict", "first failed (or first) check");
+	/* The results about the kernel itself first, as KTAP numbers them. */
+	if (json_object_object_get_ex(root, "kernel_results", &rows))
+		for (size_t i = 0; i < json_object_array_length(rows); i++) {
+			json_object *r = json_object_array_get_idx(rows, i);
+			char line[160];
+
+			headline(r, line, sizeof(line));
+			ktap_diag("%-44s %-18s %7s  %s", str(r, "name"), "-", str(r, "verdict"), line);
+		}
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *sw;
 		char name[96], line[160];

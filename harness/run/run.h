@@ -7,6 +7,7 @@
 
 #include "export.h"
 #include "grid.h"
+#include "kernel_defaults.h"
 #include "placement.h"
 #include "policy.h"
 #include "scenario.h"
@@ -38,13 +39,14 @@ struct run_options {
 	int64_t restored_period_us;	/* the period in force before the run (for the ETA) */
 	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */
 	int load_tool;		/* --load: enum load_tool for every scenario; -1: each scenario's own */
+	struct site_settings site;	/* --site-setting: values the site sets on purpose */
 };
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */
 int run_execute(const struct run_options *opt);
 /* The policies a scenario runs under: the command line's, or its own; grid cells last. */
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
-/* Windows (results) the options plan, and their total seconds. */
+/* Windows (scenario results) the options plan; KTAP plans KERNEL_RESULTS more (kernel_results.h). */
 int run_planned_results(const struct run_options *opt);
 
 #endif

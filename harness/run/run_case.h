@@ -23,16 +23,19 @@ struct run_ctx {
 	struct noise_floor noise;
 	struct knobs before;
 	json_object *root, *results;
+	json_object *kernel_results;	/* regime-probe, kernel-defaults (kernel_results.h) */
 	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */
 	char stop_reason[256];
 	double last_steal_us;	/* VM steal on the measured CPU during the last window, -1 unknown */
 	double last_timer_irqs;	/* local timer interrupts of the measured CPU in it, -1 unknown */
+	double last_others_us;	/* CPU time tasks not of the window took on the measured CPU in it, -1 unknown */
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
 	int other_cpu;		/* an online CPU that is not measured, -1 if none */
 	int64_t longest_period_us;	/* of any policy applied so far */
 	struct privileges priv;
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
+	bool noise_remeasured;	/* the noise floor was measured again once, for a hollow check */
 };
 
 /* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
@@ -46,8 +49,14 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 /* The limit a scenario's tasks meet under a policy (see run_case.c). */
 void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s, const struct policy *p,
 			  struct limiter *out);
-/* Runs and judges one case; records it in ctx->results and prints its KTAP line. */
-void run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep);
+/*
+ * Runs and judges one case; records it in ctx->results and prints its KTAP line. With
+ * `may_retry`, a case left unjudged only because a tolerance (widened by the noise floor) is
+ * as wide as what a check exists to catch is not recorded: it returns true, and the caller
+ * measures the noise floor again and runs it once more.
+ */
+bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
+	      bool may_retry);
 /* Records a skipped case. */
 void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
 		   const char *reason);

@@ -251,10 +251,10 @@ def _calibrate(before):
     marks["exit"] = run.elapsed()
     marks.setdefault("restore", marks["exit"])
     _after_fault(run, before, time.monotonic(), "undisturbed run", Timings())
-    assert run.proc.returncode in (0, 1), f"undisturbed run: exit {run.proc.returncode}: {run.text('stderr')[-800:]}"
+    assert run.proc.returncode in (0, 1, 125), f"undisturbed run: exit {run.proc.returncode}: {run.text('stderr')[-800:]}"
     doc = _results(run, "undisturbed run", complete=True)
     assert doc is not None, f"undisturbed run wrote no results: {run.text('stderr')[-800:]}"
-    assert doc["results"][0]["verdict"] in ("pass", "fail"), doc["results"][0]
+    assert doc["results"][0]["verdict"] in ("pass", "fail", "unjudged"), doc["results"][0]
     marks["window_s"] = doc["results"][0].get("window_s", 1.0)  # a scenario may stretch --duration
     run.close()
     assert "state" in marks and "apply" in marks, f"undisturbed run: phases not seen: {marks}"
@@ -386,7 +386,8 @@ def test_killed_hog_is_an_error_window_and_restores():
     assert res["verdict"] == "error", res
     assert "hog" in res["error"] and "without finishing its window" in res["error"], res["error"]
     assert doc["knobs_restored"] is True
-    assert "not ok 1 fifo-hog-share.half" in run.text("stdout"), run.text("stdout")
+    # KTAP 1 and 2 are regime-probe (skipped: --probe-seconds 0) and kernel-defaults.
+    assert "not ok 3 fifo-hog-share.half" in run.text("stdout"), run.text("stdout")
     print(f"# hog killed {run_at_kill:.3f} s after start, mid-window: everything back {timings.all[0]:.3f} s "
           f"after the kill (the harness notices at the window end)")
     run.close()

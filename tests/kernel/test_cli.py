@@ -144,7 +144,7 @@ def test_unprivileged_run_with_cap_sys_nice_runs_the_policy_in_force():
         raise rtt.Skip(f"the knobs in force are not the default policy: {before}")
     out = os.path.join(tmp, "r.json")
     cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all,+sys_nice",
-           "--ambient-caps=+sys_nice", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "2",
+           "--ambient-caps=+sys_nice", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "3",
            "--output", out]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
     assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)

@@ -130,6 +130,38 @@ def test_export_lava_lines_are_the_kcidb_tests_with_lava_results_and_units():
         shutil.rmtree(tmp)
 
 
+def test_export_kernel_results_like_a_scenarios():
+    """regime-probe and kernel-defaults (a fair server of 150 ms a second) come first in every
+    format, named by themselves, each check with its verdict: a setting off its default fails,
+    one nobody can read is skipped (JUnit skipped, KCIDB SKIP, LAVA skip), never an error."""
+    tmp = tempfile.mkdtemp(prefix="rtt-export-")
+    lava = os.path.join(tmp, "cases.txt")
+    out = export(fx("kernel-defaults-1rep.json"), tmp, "--lava", lava)
+    doc = rtt.load(fx("kernel-defaults-1rep.json"))
+    suites = fmt.junit(out["junit.xml"]).findall("testsuite")
+    assert [s.get("name") for s in suites[:2]] == ["regime-probe", "kernel-defaults"], [s.get("name") for s in suites]
+    assert [(s.get("tests"), s.get("failures"), s.get("errors"), s.get("skipped")) for s in suites[:2]] == \
+        [("2", "0", "0", "0"), ("10", "2", "0", "1")]
+    kc = {t["path"]: t for t in fmt.kcidb(out["kcidb.json"])["tests"]}
+    assert kc["rtthrottle"]["status"] == "FAIL"
+    assert kc["rtthrottle.regime-probe"]["status"] == "PASS" and kc["rtthrottle.kernel-defaults"]["status"] == "FAIL"
+    runtime = kc["rtthrottle.kernel-defaults.kernel.fair_server_runtime_ns"]
+    assert runtime["status"] == "FAIL" and runtime["number"] == {"value": 150000000, "unit": "ns"}, runtime
+    assert kc["rtthrottle.kernel-defaults.kernel.RT_RUNTIME_SHARE"]["status"] == "SKIP"
+    with open(lava) as f:
+        lines = [line.split() for line in f]
+    assert [w[0] for w in lines[1:4]] == ["regime-probe", "regime-probe.probe.hog_alone_gap_max_us",
+                                          "regime-probe.probe.victim_share_unlimited"], lines[:4]
+    cases = {w[0]: w[1:] for w in lines}
+    for r in doc["kernel_results"]:
+        assert cases[r["name"]] == [r["verdict"]], (r["name"], cases[r["name"]])
+        for c in r["checks"]:
+            case = cases[f"{r['name']}.{c['task']}.{c['metric']}"]
+            assert case[0] == c["verdict"] and (case[1:] == [] if c["verdict"] == "skip" else case[2] == c["unit"]), \
+                (c["metric"], case)
+    shutil.rmtree(tmp)
+
+
 def test_export_skipped_run_and_no_probes():
     tmp = tempfile.mkdtemp(prefix="rtt-export-")
     doc = rtt.load(fx("all-skipped.json"))
@@ -225,7 +257,11 @@ def test_unprivileged_run_writes_the_formats_of_a_skipped_run():
     assert skipped and proc.returncode == (4 if len(skipped) == len(doc["results"]) else proc.returncode), \
         (proc.returncode, proc.stderr)
     root = fmt.junit(paths[1])
-    assert len(root.findall(".//skipped")) == len(skipped)
+    # The scenarios' results; regime-probe and kernel-defaults have testsuites of their own.
+    kernel = {r["name"] for r in doc["kernel_results"]}
+    assert kernel == {"regime-probe", "kernel-defaults"}, doc["kernel_results"]
+    assert sum(len(s.findall(".//skipped")) for s in root.findall("testsuite") if s.get("name") not in kernel) \
+        == len(skipped)
     kc = fmt.kcidb(paths[2])
     assert sum(t["status"] == "SKIP" for t in kc["tests"] if t["path"].count(".") == 2) == len(skipped)
     fmt.rttests(paths[3])

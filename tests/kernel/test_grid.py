@@ -41,6 +41,18 @@ def _fair_server(doc):
     return doc["kernel_model"]["predicted"].get("fair_server")
 
 
+def _assert_only_hollow(name, r):
+    """An unjudged cell is one whose checks could not all fail where they should: the short
+    windows of this grid (one throttle, so the window share with its two slots) and short
+    periods (CFS's rest within a tick) make some tolerances as wide as what they catch. Every
+    check that applies is still measured, and each one left unjudged says so."""
+    unjudged = [c for c in r["checks"] if c["verdict"] not in ("pass", "fail")]
+    assert unjudged and "unjudged" in r["skip_reason"], (name, r.get("skip_reason"))
+    for c in unjudged:
+        assert c["verdict"] == "unjudged" and c["tolerance"] >= c["detects"] > 0, (name, c)
+        assert c["rule"].startswith("unjudged: tolerance"), (name, c["rule"])
+
+
 def test_every_cell_runs_or_is_skipped_with_a_reason():
     doc = _run_once()
     cells = _cells(doc)
@@ -59,7 +71,9 @@ def test_every_cell_runs_or_is_skipped_with_a_reason():
             # the first write of a 50 ms cell (EBUSY); any other error is a failure.
             assert period <= 50000 and "the kernel refused policy" in r["error"], (name, r["error"])
         else:
-            assert r["verdict"] in ("pass", "fail") and r["tasks"], (name, r["verdict"])
+            assert r["verdict"] in ("pass", "fail", "unjudged") and r["tasks"], (name, r["verdict"])
+            if r["verdict"] == "unjudged":
+                _assert_only_hollow(name, r)
             # The shortest window the grid allows: a second (one fair-server period), whole periods.
             assert abs(r["window_s"] - max(1.0, 2 * period / 1e6)) < 1e-9, (name, r["window_s"])
     progress = _doc["proc"].stderr
@@ -92,7 +106,7 @@ def test_every_reachable_cell_keeps_its_promise():
     doc = _run_once()
     broken = []
     for name, r in _cells(doc).items():
-        if r["verdict"] in ("pass", "skip"):
+        if r["verdict"] in ("pass", "skip", "unjudged"):
             continue
         if r["verdict"] == "error":
             broken.append(f"{name}: error: {r['error']}")

@@ -83,7 +83,8 @@ def test_unlimited_starves_cfs_on_6_1():
     assert victim["starvation_max_us"] >= window_us - _slack_us(doc), \
         f"victim waited {victim['starvation_max_us']:.0f} us of a {window_us:.0f} us window"
     assert rtt.metrics(res, "hog")["throttle_events"] == 0
-    assert res["verdict"] == "pass", [c for c in res["checks"] if c["verdict"] != "pass"]
+    # An emulator's noise may leave a check unjudged (never failed, never passed hollow).
+    rtt.judged_or_hollow(res)
 
 
 def test_default_gives_cfs_five_percent_on_6_1():
@@ -108,7 +109,7 @@ def test_default_gives_cfs_five_percent_on_6_1():
     assert slot_share / 2 <= share <= slot_share + edges, \
         f"victim got {share:.4f} of the CPU, expected ~{slot_share:.2f} (between {slot_share / 2:.3f} and " \
         f"{slot_share + edges:.3f})"
-    assert res["verdict"] == "pass", [c for c in res["checks"] if c["verdict"] != "pass"]
+    rtt.judged_or_hollow(res)
 
 
 # --- the host side's failure paths, without QEMU: a stand-in process plays the guest ---------
@@ -216,14 +217,17 @@ def test_table_counts_checks_and_results_by_verdict():
     doc = {"results": [
         {"scenario": "a", "policy": {"name": "default"}, "verdict": "pass",
          "checks": [dict(check, verdict="pass", measured=1e3), dict(check, verdict="not-measured", measured=0)]},
+        {"scenario": "e", "policy": {"name": "default"}, "verdict": "unjudged",
+         "checks": [dict(check, verdict="unjudged", measured=1e3)]},
         {"scenario": "b", "policy": {"name": "default"}, "verdict": "fail",
          "checks": [dict(check, verdict="fail", measured=9e4)]},
         {"scenario": "c", "policy": {"name": "default"}, "verdict": "unjudged", "checks": []},
         {"scenario": "d", "policy": {"name": "default"}, "verdict": "skip"},
     ]}
     f = summary.figures(doc)
-    assert (f["checks_passed"], f["checks_failed"], f["checks_not_measured"]) == (1, 1, 1), f
-    assert f["results"] == {"pass": 1, "fail": 1, "unjudged": 1, "skip": 1, "error": 0}, f["results"]
+    assert (f["checks_passed"], f["checks_failed"], f["checks_not_measured"], f["checks_unjudged"]) == (1, 1, 1, 1), f
+    assert f["results"] == {"pass": 1, "fail": 1, "unjudged": 2, "skip": 1, "error": 0}, f["results"]
     text = summary.table([{"label": "k", "status": "ok", "figures": f, "failed_checks": summary.failed_checks(doc)}])
-    assert "k: 1 checks passed, 1 failed, 1 not measured; results: 1 pass, 1 fail, 1 unjudged, 1 skipped" in text, text
+    assert "k: 1 checks passed, 1 failed, 1 unjudged, 1 not measured; results: 1 pass, 1 fail, 2 unjudged, " \
+           "1 skipped" in text, text
     assert "FAIL k b.default: hog.gap_max_us measured 9e+04" in text, text

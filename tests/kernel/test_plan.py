@@ -120,12 +120,12 @@ def _run_policy(runtime, period):
         time.sleep(0.01)
     stdout, stderr = proc.communicate(timeout=60)
     # The verdict is not this test's business; an error (refused or failed write) is.
-    assert proc.returncode in (0, 1), (proc.returncode, stderr[-2000:])
+    assert proc.returncode in (0, 1, 125), (proc.returncode, stderr[-2000:])
     assert "failed" not in stderr and "refused" not in stderr, stderr[-2000:]
     doc = rtt.load(out)
     res = rtt.result(doc, "fifo-hog-share", f"adhoc-{runtime}-{period}")
     assert (res["policy"]["runtime_us"], res["policy"]["period_us"]) == (runtime, period), res["policy"]
-    assert res["verdict"] in ("pass", "fail"), (res["verdict"], res.get("error"))
+    assert res["verdict"] in ("pass", "fail", "unjudged"), (res["verdict"], res.get("error"))
     cgroup = (runtime, period) if "cgroup_rt_runtime_us" in before else (None, None)
     assert (runtime, period) + cgroup in seen, f"{runtime}/{period} never seen in force: {sorted(seen)}"
     assert doc["knobs_restored"] is True and doc["knobs_after"] == doc["knobs_before"]

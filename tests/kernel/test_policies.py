@@ -106,7 +106,10 @@ def test_knobs_restored_and_recorded():
 def test_ktap_output():
     _run_once()
     lines = _doc["proc"].stdout.splitlines()
-    assert lines[0] == "KTAP version 1" and lines[1] == "1..3", lines[:2]
+    # Two results about the kernel itself come first: the regime probe and its defaults.
+    assert lines[0] == "KTAP version 1" and lines[1] == "1..5", lines[:2]
     results = [line for line in lines if line.startswith(("ok ", "not ok "))]
     assert [r.split()[2] if r.startswith("ok") else r.split()[3] for r in results] == [
-        "fifo-hog-share.default", "fifo-hog-share.half", "fifo-hog-share.unlimited"], results
+        "regime-probe", "kernel-defaults", "fifo-hog-share.default", "fifo-hog-share.half",
+        "fifo-hog-share.unlimited"], results
+    assert [int(r.split()[1 if r.startswith("ok") else 2]) for r in results] == [1, 2, 3, 4, 5], results

@@ -22,9 +22,29 @@ def _quick():
     return _run("quick", ["--suite", "quick"])[1]
 
 
+def _honest(r):
+    """Passed, or unjudged only by tolerances the noise made as wide as what they catch."""
+    if r["verdict"] == "unjudged" and r.get("checks"):
+        rtt.judged_or_hollow(r)
+        return True
+    return r["verdict"] == "pass"
+
+
+def _all_honest(proc, doc):
+    """Nothing failed and nothing went unmeasured: every result passed or is hollow-unjudged
+    (exit 125 says so), never a false alarm on this healthy kernel."""
+    bad = [(r["scenario"], r["policy"]["name"], r["verdict"], [c for c in r.get("checks", []) if c["verdict"] == "fail"],
+            r.get("skip_reason") or r.get("error")) for r in doc["results"] if not _honest(r)]
+    assert not bad, bad
+    unjudged = [f"{r['scenario']}.{r['policy']['name']}" for r in doc["results"] if r["verdict"] == "unjudged"]
+    assert proc.returncode == (125 if unjudged else 0), (proc.returncode, unjudged)
+    if unjudged:
+        print(f"# unjudged (tolerances as wide as what they catch under this noise): {', '.join(unjudged)}")
+
+
 def _passed(doc, scenario):
     failed = [(r["scenario"], r["policy"]["name"], [c for c in r.get("checks", []) if c["verdict"] == "fail"],
-               r.get("error")) for r in doc["results"] if r["scenario"] == scenario and r["verdict"] != "pass"]
+               r.get("error")) for r in doc["results"] if r["scenario"] == scenario and not _honest(r)]
     assert not failed, failed
     assert any(r["scenario"] == scenario for r in doc["results"]), f"no results for {scenario}"
 
@@ -44,8 +64,7 @@ def _metric(doc, scenario, policy, task, path, sweep=None):
 
 def test_quick_suite_passes_and_stays_under_two_minutes():
     proc, doc = _run("quick", ["--suite", "quick"])
-    assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], r["verdict"]) for r in doc["results"]
-                                  if r["verdict"] != "pass"]
+    _all_honest(proc, doc)
     assert doc["run"]["complete"] and doc["knobs_after"] == doc["knobs_before"]
     from datetime import datetime
     start, end = (datetime.strptime(doc["run"][k], "%Y-%m-%dT%H:%M:%SZ") for k in ("start", "end"))
@@ -196,8 +215,7 @@ def test_debate_table_has_rows_only_for_the_debates_policies():
 
 def test_full_only_scenarios_regime_and_period_sweep():
     proc, doc = _run("full-only", ["--scenario", "regime,period-sweep", "--probe-seconds", "0"])
-    assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], r.get("checks")) for r in doc["results"]
-                                  if r["verdict"] != "pass"]
+    _all_honest(proc, doc)
     alone = _metric(doc, "regime", "default", "hog", "cpu_share")
     assert alone < 0.975, f"a lone hog under classic throttling idles the CPU: got {alone}"
     gaps = {p: _metric(doc, "period-sweep", p, "hog", "throttle_gap_median_us") for p in ("p100ms", "default")}
@@ -205,7 +223,7 @@ def test_full_only_scenarios_regime_and_period_sweep():
 
 
 def test_debate_suite_prints_the_table():
-    proc, doc = _run("debate", ["--suite", "debate", "--probe-seconds", "0", "--duration", "2"], timeout=900)
+    proc, doc = _run("debate", ["--suite", "debate", "--probe-seconds", "0", "--duration", "3"], timeout=900)
     rows = {row["policy"]: row for row in doc["debate"]}
     assert set(rows) == {"default", "unlimited", "ten-second-window", "full"}, rows.keys()
     assert "debate:" in proc.stdout
@@ -216,8 +234,7 @@ def test_debate_suite_prints_the_table():
     model = doc["kernel_model"]["predicted"]
     if model["fair_server"]:
         assert rows["unlimited"]["rt_share"] < 0.97, rows["unlimited"]
-    assert proc.returncode == 0, [(r["scenario"], r["policy"]["name"], [c for c in r.get("checks", [])
-                                   if c["verdict"] == "fail"]) for r in doc["results"] if r["verdict"] != "pass"]
+    _all_honest(proc, doc)
 
 
 def test_duty_cycle_jobs_get_the_cpu_time_asked():

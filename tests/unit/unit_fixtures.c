@@ -125,3 +125,30 @@ void env_restore(const char *name, char *saved)
 		unsetenv(name);
 	free(saved);
 }
+
+struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, int hz)
+{
+	struct kernel_facts k;
+
+	memset(&k, 0, sizeof(k));
+	snprintf(k.release, sizeof(k.release), "%d.%d.0", major, minor);
+	k.major = major;
+	k.minor = minor;
+	k.rt_group_sched = rt_group_sched;
+	k.no_hz_full = -1;
+	k.hz = hz;
+	k.config_known = rt_group_sched >= 0;
+	k.fair_server_runtime_ns = k.fair_server_period_ns = -1;
+	return k;
+}
+
+struct regime_observation make_regime_probe(const struct kernel_model *m, double victim_share)
+{
+	struct regime_observation o = {
+		.done = true, .window_s = 2.0, .hog_alone_share = 0.9501, .hog_alone_gap_max_us = 51500,
+		.victim_share_unlimited = victim_share,
+	};
+
+	regime_observation_judge(m, &o);
+	return o;
+}

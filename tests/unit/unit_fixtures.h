@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <limits.h>
 
+#include "kernel_model.h"
 #include "knobs.h"
 
 /* A fresh folder /tmp/rtt-unit-XXXXXX in buf; NULL (after a failed check) when it cannot be made. */
@@ -27,6 +28,14 @@ void stderr_capture_end(struct stderr_capture *c, char *buf, size_t len);
 char *env_set(const char *name, const char *value);
 /* Puts back what env_set saved, and frees it. */
 void env_restore(const char *name, char *saved);
+
+/* A kernel of that version and config (rt_group_sched -1: config unknown), debugfs unreadable. */
+struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, int hz);
+/*
+ * The regime probe as this VM sees it, judged against m: a lone hog throttled (0.9501, longest
+ * gap 51.5 ms), the CFS task at -1 getting victim_share, 2 s windows.
+ */
+struct regime_observation make_regime_probe(const struct kernel_model *m, double victim_share);
 
 struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup);
 

@@ -10,6 +10,7 @@
 #include "scenario.h"
 #include "scenario_task.h"
 #include "unit.h"
+#include "unit_fixtures.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -24,17 +25,7 @@ static bool NEAR(double a, double b)
 
 static struct kernel_facts facts(int major, int minor, int rt_group_sched, int hz)
 {
-	struct kernel_facts k;
-
-	memset(&k, 0, sizeof(k));
-	snprintf(k.release, sizeof(k.release), "%d.%d.0", major, minor);
-	k.major = major;
-	k.minor = minor;
-	k.rt_group_sched = rt_group_sched;
-	k.no_hz_full = -1;
-	k.hz = hz;
-	k.config_known = rt_group_sched >= 0;
-	return k;
+	return make_kernel_facts(major, minor, rt_group_sched, hz);
 }
 
 static struct kernel_model model(int major, int minor, int rt_group_sched)
@@ -370,6 +361,10 @@ struct hog_case {
 };
 
 static struct hog_case hc;
+/* The noise floor the next hog_case_judge uses; a quiet machine's when unset. */
+static const struct noise_floor *hc_noise;
+/* CPU time other tasks took on the measured CPU in its window (-1: unknown). */
+static double hc_others_us;
 
 static bool hog_case_load(void)
 {
@@ -412,7 +407,7 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 	hc.km = model(major, minor, rg);
 	hc.policy = builtin(policy);
 	limiter_for(&hc.km, &hc.policy, &hc.limiter);
-	hc.noise = (struct noise_floor){ .window_s = 10, .gap_max_us = 100, .loss_share = 0.001 };
+	hc.noise = hc_noise ? *hc_noise : (struct noise_floor){ .window_s = 10, .gap_max_us = 100, .loss_share = 0.001 };
 	memset(&hc.jc, 0, sizeof(hc.jc));
 	hc.jc.scenario = &hc.s;
 	hc.jc.model = &hc.km;
@@ -421,6 +416,7 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 	hc.jc.noise = &hc.noise;
 	hc.jc.window_s = 10;
 	hc.jc.steal_us = steal_us;
+	hc.jc.others_us = hc_others_us;
 	hc.jc.metrics[hc.hog] = parse(hog_json);
 	hc.jc.metrics[hc.victim] = parse(victim_json);
 	if (hc.trace_json) {
@@ -495,6 +491,56 @@ TEST(judge_fifo_hog_textbook_classic)
 	CHECK(hc.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 5 && failed_checks(hc.checks, n) == 0,
 	      "fair-server-only textbook: %d checks, %d fail", n, failed_checks(hc.checks, n));
 	report_failures("fair server", hc.checks, n);
+	hog_case_unload();
+}
+
+/*
+ * Measured in a QEMU/TCG guest of 6.12: the noise floor lost 38.9% of its second, with a 48 ms
+ * gap, and every share tolerance became +-0.399. A dead throttle (hog 1.0, CFS nothing) then
+ * passed. Such checks could not have failed: unjudged, never a pass.
+ */
+TEST(judge_hollow_tolerance_is_unjudged_not_passed)
+{
+	static const struct noise_floor emulator = { .window_s = 1, .gap_max_us = 48000, .loss_share = 0.389,
+						     .cpu_loss_share = 0.389 };
+	static const char dead_hog[] =
+		"{\"window_s\": 10, \"cpu_share\": 1.0, \"cpu_share_periods\": 1.0, \"periods_span_s\": 9,"
+		" \"gap_max_us\": 100, \"throttle_events\": 0, \"rt_budget_excess_us\": 450000, \"rt_periods\": 9,"
+		" \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	static const char starved_victim[] =
+		"{\"window_s\": 10, \"cpu_share\": 0.0, \"cpu_share_periods\": 0.0, \"periods_span_s\": 9,"
+		" \"starvation_max_us\": 10000000, \"cfs_period_min_us\": 0, \"fs_period_min_us\": 0,"
+		" \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	const struct check *c;
+	int n, hollow = 0;
+
+	if (!hog_case_load())
+		return;
+	hc_noise = &emulator;
+	n = hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->hollow && !c->was_measured && c->tolerance >= 0.39 && c->detects == 0.05,
+	      "share +-%.3f judged against a 0.05 regression", c ? c->tolerance : -1);
+	CHECK(c && !strncmp(c->rule, "unjudged: tolerance", 19), "the rule says why: %s", c ? c->rule : "");
+	for (int i = 0; i < n; i++)
+		hollow += hc.checks[i].hollow;
+	CHECK(hollow >= 3, "only %d hollow checks under the emulator's noise", hollow);
+	/* The broken kernel: nothing that could not fail passes it; what it breaks beyond even the noise fails. */
+	n = hog_case_judge(6, 12, 1, "default", 0, dead_hog, starved_victim);
+	for (int i = 0; i < n; i++)
+		CHECK(!hc.checks[i].was_measured || !hc.checks[i].passed || !hc.checks[i].detects,
+		      "%s.%s passes a dead throttle within +-%.4g", hc.checks[i].task, hc.checks[i].metric,
+		      hc.checks[i].tolerance);
+	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
+	CHECK(c && c->was_measured && !c->passed && !c->hollow && c->detects == 9 * 4000,
+	      "450 ms over budget fails even within +-%.0f us", c ? c->tolerance : -1);
+	/* On a quiet machine the same checks are judged, and the dead throttle fails them. */
+	hc_noise = NULL;
+	n = hog_case_judge(6, 12, 1, "default", 0, dead_hog, starved_victim);
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->was_measured && !c->hollow && !c->passed, "a quiet machine judges the share");
+	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
+	CHECK(c && c->was_measured && !c->passed, "a quiet machine judges the budget");
 	hog_case_unload();
 }
 
@@ -772,6 +818,9 @@ static struct kernel_facts facts_rt(int major, int minor)
 	return k;
 }
 
+/* CPU time other tasks took on the measured CPU in the window (judge_context.others_us). */
+static double sj_others_us;
+
 /* metrics: task name, metrics JSON, ... , NULL. Returns how many checks apply. */
 static int scenario_judge(const char *file, const struct kernel_facts *k, double sweep_value, const char *const *metrics)
 {
@@ -787,7 +836,7 @@ static int scenario_judge(const char *file, const struct kernel_facts *k, double
 	kernel_model_predict(k, &sj.km);
 	sj.policy = sj.s.policies[0];
 	run_scenario_limiter(&sj.km, &sj.s, &sj.policy, &sj.limiter);
-	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062 };
+	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062, .cpu_loss_share = 0.001 };
 	memset(&jc, 0, sizeof(jc));
 	jc.scenario = &sj.s;
 	jc.model = &sj.km;
@@ -795,6 +844,7 @@ static int scenario_judge(const char *file, const struct kernel_facts *k, double
 	jc.policy = &sj.policy;
 	jc.noise = &sj.noise;
 	jc.window_s = 2;
+	jc.others_us = sj_others_us;
 	jc.sweep_value = sweep_value;
 	for (int i = 0; metrics[i]; i += 2) {
 		int t = scenario_task_index(&sj.s, metrics[i]);
@@ -1130,9 +1180,84 @@ TEST(live_change_on_preempt_rt)
 	n = scenario_judge("live-change.json", &k61rt, 0, not_propagated);
 	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
 	CHECK(c && c->was_measured && !c->passed, "6.1-rt live-change: a runtime that never reached the run queue passes");
-	/* 6.12-rt: nothing limits RT and the CFS task never wakes: the hog gets the CPU. */
+	/*
+	 * 6.12-rt: nothing limits RT and the CFS task never wakes: the hog gets the CPU, less what
+	 * the kernel's own threads took there (PREEMPT_RT's interrupt threads, ktimers, kworkers).
+	 */
+	sj_others_us = 0.034 * 2e6;
 	n = scenario_judge("live-change.json", &k612rt, 0, unlimited);
+	sj_others_us = 0;
 	CHECK(sj.limiter.regime == REGIME_NO_LIMIT && n >= 2 && failed_checks(sj.checks, n) == 0,
 	      "6.12-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
 	report_failures("live-change 6.12-rt", sj.checks, n);
+}
+
+/* A result passes only when every check that applies was judged and passed. */
+TEST(judge_verdict_needs_every_check_judged)
+{
+	struct check c[3] = {
+		{ .task = "hog", .metric = "cpu_share", .was_measured = true, .passed = true },
+		{ .task = "hog", .metric = "gap_max_us", .label = "vs_trace", .was_measured = true, .passed = true },
+		{ .task = "victim", .metric = "cfs_period_min_us", .was_measured = true, .passed = true },
+	};
+	char why[512];
+
+	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "pass") && !why[0], "all judged and passed");
+	CHECK(!strcmp(judge_verdict(c, 0, why, sizeof(why)), "unjudged") && strstr(why, "no check applies"),
+	      "no check: %s", why);
+	c[1].was_measured = false;
+	snprintf(c[1].rule, sizeof(c[1].rule), "not measured: no trace (--no-trace)");
+	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "unjudged"), "a check not measured passes");
+	CHECK(strstr(why, "1 of 3") && strstr(why, "hog.gap_max_us.vs_trace (not measured: no trace"), "why: %s", why);
+	c[1].no_trace = true;
+	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "pass"), "a trace check without a trace: %s", why);
+	c[1].no_trace = false;
+	c[2].hollow = true;
+	c[2].was_measured = false;
+	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "unjudged") && strstr(why, "2 of 3"), "hollow: %s", why);
+	c[0].passed = false;
+	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "fail"), "a failed check fails it, whatever else");
+	/* Whatever the rules' length, why stays a terminated string. */
+	for (int i = 0; i < 3; i++) {
+		c[i].was_measured = false;
+		memset(c[i].rule, 'x', sizeof(c[i].rule) - 1);
+		c[i].rule[sizeof(c[i].rule) - 1] = '\0';
+	}
+	CHECK(!strcmp(judge_verdict(c, 3, why, 100), "unjudged") && strlen(why) < 100, "cut at its size");
+}
+
+/*
+ * The share tolerance takes what the machine took from the noise floor's CPU clock (~0.1%
+ * here), not the wall time its interrupts took (~2.8%, charged to whoever ran); CFS's rest
+ * allows what other tasks took on the CPU in the window, or, unknown, that wall-time loss.
+ */
+TEST(judge_tolerances_from_the_cpu_clock_and_other_tasks)
+{
+	static const struct noise_floor vm = { .window_s = 1, .gap_max_us = 600, .loss_share = 0.028,
+					       .cpu_loss_share = 0.0007 };
+	const struct check *c;
+	double quiet, busy, unknown;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	hc_noise = &vm;
+	n = hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->was_measured && c->tolerance < 0.01, "share tolerance %.4f", c ? c->tolerance : -1);
+	c = find_check(hc.checks, n, "victim", "cfs_period_min_us");
+	quiet = c ? c->tolerance : -1;
+	hc_others_us = 20000;
+	n = hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	c = find_check(hc.checks, n, "victim", "cfs_period_min_us");
+	busy = c ? c->tolerance : -1;
+	CHECK(fabs(busy - quiet - 20000) < 1, "others' 20 ms widen CFS's rest by it: %.0f -> %.0f", quiet, busy);
+	hc_others_us = -1;
+	n = hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	c = find_check(hc.checks, n, "victim", "cfs_period_min_us");
+	unknown = c ? c->tolerance : -1;
+	CHECK(fabs(unknown - quiet - 0.028 * 10e6) < 1, "unknown: the wall-time loss over the window: %.0f", unknown);
+	hc_others_us = 0;
+	hc_noise = NULL;
+	hog_case_unload();
 }

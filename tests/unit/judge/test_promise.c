@@ -48,7 +48,7 @@ static void samples_of(struct task_record *rec, uint64_t from, uint64_t to, uint
 	s->every_ns = sample_step;
 	for (uint64_t t = *next > from ? *next : from; sample_step && t < to && s->count < CPU_SAMPLES_MAX;
 	     t += sample_step) {
-		s->at[s->count++] = (struct cpu_sample){ t, cpu + (t - from) };
+		s->at[s->count++] = (struct cpu_sample){ (uint32_t)(t / 1000), (uint32_t)((cpu + (t - from)) / 1000) };
 		*next = t + sample_step;
 	}
 }
