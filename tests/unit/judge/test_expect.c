@@ -1050,6 +1050,22 @@ TEST(regime_probe_running_cfs_on_preempt_rt)
 	regime_observation_judge(&m, &o);
 	CHECK(o.agrees && o.fair_server_seen && !o.timer_wakeup_served, "6.12-rt: %s", o.evidence);
 	CHECK(strstr(o.evidence, "already running") != NULL, "evidence: %s", o.evidence);
+	{
+		/* The regime-probe result: a third check, and all pass exactly when the probe agrees. */
+		struct check pc[REGIME_PROBE_CHECKS_MAX];
+		int n = regime_probe_checks(&m, &o, pc);
+
+		CHECK(n == 3 && !strcmp(pc[2].metric, "victim_running_share_unlimited") && pc[2].kind == CHECK_AT_LEAST &&
+		      pc[0].passed && pc[1].passed && pc[2].passed && pc[1].kind == CHECK_AT_MOST,
+		      "6.12-rt probe checks: %d, %s", n, n == 3 ? pc[2].rule : "");
+		o.victim_running_share_unlimited = 0.0;
+		regime_observation_judge(&m, &o);
+		n = regime_probe_checks(&m, &o, pc);
+		CHECK(n == 3 && !pc[2].passed && pc[0].passed && pc[1].passed && !o.agrees,
+		      "6.12-rt without a working fair server: only the third check fails");
+		o.victim_running_share_unlimited = 0.046;
+		regime_observation_judge(&m, &o);
+	}
 	obj = kernel_model_to_json(&m, &o);
 	CHECK(json_object_object_get_ex(obj, "observed", &obs) &&
 	      json_object_object_get_ex(obs, "victim_running_share_unlimited", &v) && NEAR(json_object_get_double(v), 0.046),
