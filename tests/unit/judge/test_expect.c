@@ -820,6 +820,8 @@ static struct kernel_facts facts_rt(int major, int minor)
 
 /* CPU time other tasks took on the measured CPU in the window (judge_context.others_us). */
 static double sj_others_us;
+/* The noise floor's wall-time loss, when not the QEMU guest's (0: 0.062). */
+static double sj_noise_wall;
 
 /* metrics: task name, metrics JSON, ... , NULL. Returns how many checks apply. */
 static int scenario_judge(const char *file, const struct kernel_facts *k, double sweep_value, const char *const *metrics)
@@ -836,7 +838,8 @@ static int scenario_judge(const char *file, const struct kernel_facts *k, double
 	kernel_model_predict(k, &sj.km);
 	sj.policy = sj.s.policies[0];
 	run_scenario_limiter(&sj.km, &sj.s, &sj.policy, &sj.limiter);
-	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062, .cpu_loss_share = 0.001 };
+	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = sj_noise_wall > 0 ? sj_noise_wall : 0.062,
+					 .cpu_loss_share = 0.001 };
 	memset(&jc, 0, sizeof(jc));
 	jc.scenario = &sj.s;
 	jc.model = &sj.km;
@@ -1018,6 +1021,39 @@ TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
 	n = scenario_judge("duty-cycle.json", &k612rt, 0.5, app_05);
 	c = find_check(sj.checks, n, "app", "throttled_misses");
 	CHECK(c && c->was_measured && !c->passed, "6.12-rt duty-cycle 0.5: 3 throttled misses pass");
+	/*
+	 * The machine charges the wall time it takes to the running task, RT included: in a QEMU
+	 * guest (6% of wall time lost) a 0.94 app is not below the RT share (the Debian 6.12 guest:
+	 * 98 throttled misses at 0.94, its jobs and wake-ups 0.947 of the CPU); with 2% lost (this
+	 * VM) a 0.9 app is, and a throttled miss there fails.
+	 */
+	{
+		const char *const app_094[] = {
+			"app", "{\"cpu_share\": 0.947, \"jobs\": 200, \"deadline_misses\": 108, \"throttled_misses\": 98,"
+			       " \"job_cpu_us\": 9406}",
+			"cfs", "{\"cpu_share\": 0.05, \"fs_periods\": 1, \"fs_period_min_us\": 60000, \"fs_grid_step_us\": 250}",
+			NULL,
+		};
+		const char *const app_09[] = {
+			"app", "{\"cpu_share\": 0.903, \"jobs\": 200, \"deadline_misses\": 3, \"throttled_misses\": 3,"
+			       " \"job_cpu_us\": 9001}",
+			"cfs", app_094[3], NULL,
+		};
+		struct kernel_facts k612 = facts(6, 12, 0, 250);
+		const struct check *b;
+
+		n = scenario_judge("duty-cycle.json", &k612, 0.94, app_094);
+		for (int i = 0; i < n; i++)
+			CHECK(strcmp(sj.checks[i].label, "below_share"), "6.12 guest at 0.94: judged below the RT share");
+		sj_noise_wall = 0.02;
+		n = scenario_judge("duty-cycle.json", &k612, 0.9, app_09);
+		sj_noise_wall = 0;
+		b = NULL;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(sj.checks[i].label, "below_share"))
+				b = &sj.checks[i];
+		CHECK(b && b->was_measured && !b->passed, "0.9 with 2%% wall-time noise: 3 throttled misses pass");
+	}
 	/* 6.1-rt: RT throttling acts and the CFS task is awake: classic throttling. */
 	scenario_judge("duty-cycle.json", &k61rt, 0.5, app_05);
 	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1-rt duty-cycle: %s", regime_name(sj.limiter.regime));
