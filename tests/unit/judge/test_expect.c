@@ -1229,6 +1229,10 @@ TEST(live_change_on_preempt_rt)
 	n = scenario_judge("live-change.json", &k61rt, 0, kept);
 	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED && n >= 2 && failed_checks(sj.checks, n) == 0,
 	      "6.1-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+	/* The starved CFS task is judged whatever the slots: a tick at each end, not a slot's share. */
+	c = find_check(sj.checks, n, "victim", "cpu_share");
+	CHECK(c && c->was_measured && c->passed && c->tolerance < 0.01, "6.1-rt live-change: the starved CFS task (tolerance %g)",
+	      c ? c->tolerance : -1);
 	n = scenario_judge("live-change.json", &k61rt, 0, not_propagated);
 	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
 	CHECK(c && c->was_measured && !c->passed, "6.1-rt live-change: a runtime that never reached the run queue passes");
