@@ -43,7 +43,7 @@ static void on_sigxcpu(int sig)
 static void bound_lifetime(struct task_record *rec)
 {
 	const struct task_config *c = &rec->config;
-	uint64_t window_s = (c->window_ns + c->lead_ns) / 1000000000ull + 1;
+	uint64_t window_s = (c->window_ns + c->lead_ns + c->early_ns) / 1000000000ull + 1;
 	/* RT CPU time without blocking: the window plus a margin; SIGXCPU then SIGKILL. */
 	struct rlimit rttime = {
 		.rlim_cur = c->rttime_soft_us ? c->rttime_soft_us : (window_s + 2) * 1000000ull,
@@ -163,7 +163,7 @@ static void run_role(struct window_shm *shm, struct task_record *rec)
 
 void role_spin(struct window_shm *shm, struct task_record *rec)
 {
-	if (shm->lead_ns < shm->start_ns) {
+	if (shm->lead_ns < shm->start_ns || rec->config.early_ns) {
 		while (mono_ns() < shm->start_ns)
 			;
 		rec->cpu_at_start_ns = thread_cpu_ns();
@@ -198,9 +198,15 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	if (rec->config.sched_policy == SCHED_DEADLINE)
 		set_deadline(rec);
 	{
-		/* Spinners run through a lead-in (role_spin measures from start_ns); the rest wait. */
+		/*
+		 * Spinners run through a lead-in, or from early_ns before the window (role_spin
+		 * measures from start_ns); the rest wait.
+		 */
 		bool spinner = rec->config.role == ROLE_HOG || rec->config.role == ROLE_VICTIM;
 		uint64_t from = spinner ? shm->lead_ns : shm->start_ns;
+
+		if (spinner && rec->config.early_ns && shm->start_ns - rec->config.early_ns < from)
+			from = shm->start_ns - rec->config.early_ns;
 		struct timespec start = {
 			.tv_sec = (time_t)(from / 1000000000ull),
 			.tv_nsec = (long)(from % 1000000000ull),

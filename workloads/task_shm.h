@@ -168,6 +168,11 @@ struct task_config {
 	uint64_t long_gap_ns;
 	uint64_t window_ns;	/* length of the measuring window */
 	uint64_t lead_ns;	/* spinners start this long before it (a lead-in's knob changes) */
+	/*
+	 * A spinner starts this long before the window (unmeasured until it starts), so it is
+	 * already running when the other tasks start; at most the barrier's start delay (20 ms).
+	 */
+	uint64_t early_ns;
 	uint64_t lifetime_cap_s;	/* wall-clock cap independent of the harness (alarm) */
 	uint64_t rttime_soft_us, rttime_hard_us;	/* 0: window-based defaults */
 	/* role parameters */

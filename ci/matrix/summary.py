@@ -56,8 +56,10 @@ def figures(doc):
     starve = per_policy(doc, "fifo-hog-share", lambda r: metric(r, "victim", "starvation_max_us"))
     collateral = per_policy(doc, "rt-probe-collateral", lambda r: metric(r, "probe", "latency_us"))
     admin = per_policy(doc, "admin-recovery", lambda r: metric(r, "admin", "recovery_ms"))
-    # The scenarios' checks and those of the results about the kernel (regime-probe, kernel-defaults).
-    checks = [c for r in (doc.get("kernel_results") or []) + (doc.get("results") or []) for c in r.get("checks") or []]
+    # The scenarios' results and those about the kernel (regime-probe, kernel-defaults).
+    results = (doc.get("kernel_results") or []) + (doc.get("results") or [])
+    checks = [c for r in results for c in r.get("checks") or []]
+    verdicts = [r.get("verdict") for r in results]
     out = {
         "release": ((doc.get("system") or {}).get("kernel") or {}).get("release"),
         "predicted": (model.get("predicted") or {}).get("basis"),
@@ -66,6 +68,12 @@ def figures(doc):
         "probe_victim_share_unlimited": observed.get("victim_share_unlimited"),
         "checks_passed": sum(c.get("verdict") == "pass" for c in checks),
         "checks_failed": sum(c.get("verdict") == "fail" for c in checks),
+        # A check that applied but could not be measured, or whose expression could not be evaluated.
+        "checks_not_measured": sum(c.get("verdict") == "not-measured" for c in checks),
+        # A check whose tolerance came out as wide as what it exists to catch (a pass that could not fail).
+        "checks_unjudged": sum(c.get("verdict") == "unjudged" for c in checks),
+        # Results by verdict: an "unjudged" one had a check that applies but was not judged, or none.
+        "results": {v: verdicts.count(v) for v in ("pass", "fail", "unjudged", "skip", "error")},
     }
     for p in POLICIES:
         out[p] = {
@@ -147,7 +155,12 @@ def table(entries):
         if e["status"] != "ok":
             lines.append(f"{e['label']}: {e['status']}: {e.get('reason')}")
         elif f:
-            lines.append(f"{e['label']}: {f['checks_passed']} checks passed, {f['checks_failed']} failed"
+            r = f.get("results") or {}
+            lines.append(f"{e['label']}: {f['checks_passed']} checks passed, {f['checks_failed']} failed, "
+                         f"{f.get('checks_unjudged', 0)} unjudged, {f.get('checks_not_measured', 0)} not measured; "
+                         f"results: {r.get('pass', 0)} pass, "
+                         f"{r.get('fail', 0)} fail, {r.get('unjudged', 0)} unjudged, {r.get('skip', 0)} skipped"
+                         + (f", {r['error']} error" if r.get("error") else "")
                          + ("" if f.get("agrees") in (True, None) else "; the regime probe disagrees with the model"))
         for c in e.get("failed_checks") or []:
             lines.append(f"  FAIL {e['label']} {c}")

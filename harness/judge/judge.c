@@ -21,7 +21,7 @@ static const char *const quantities[] = {
 	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
-	"tick_stretch", "fs_periods_in_window", "others_us", "few_intervals",
+	"tick_stretch", "fs_periods_in_window", "others_us", "few_intervals", "noise_loss_wall",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -139,7 +139,9 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = l->limited;
 	else if (!strcmp(name, "rt_share_alone"))
 		/* Alone, RT throttling idles the CPU; a fair server has no CFS task to serve. */
-		*v = l->regime == REGIME_CLASSIC ? (double)jc->policy->runtime_us / jc->policy->period_us : 1.0;
+		*v = l->regime == REGIME_CLASSIC || l->regime == REGIME_TIMERS_STARVED
+			     ? (double)jc->policy->runtime_us / jc->policy->period_us
+			     : 1.0;
 	else if (!strcmp(name, "policy_runtime_us"))
 		*v = (double)jc->policy->runtime_us;
 	else if (!strcmp(name, "policy_period_us"))
@@ -157,6 +159,12 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = jc->noise->gap_max_us;
 	else if (!strcmp(name, "noise_loss"))
 		*v = jc->noise->cpu_loss_share;
+	else if (!strcmp(name, "noise_loss_wall"))
+		/*
+		 * The wall time the machine took from a lone spinner, most of it charged to it all the
+		 * same (interrupts, an emulator's stalls): charged to an RT task, it spends RT runtime.
+		 */
+		*v = jc->noise->loss_share;
 	else if (!strcmp(name, "steal_us"))
 		*v = jc->steal_us;
 	else if (!strcmp(name, "tick_stretch"))

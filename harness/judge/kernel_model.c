@@ -91,6 +91,12 @@ const char *regime_name(enum regime r)
 	return names[r];
 }
 
+bool regime_probe_running_cfs(const struct kernel_model *m)
+{
+	/* Elsewhere a CFS task woken by a timer is served like a running one: window 2 shows both. */
+	return m->timer_thread_priority > 0;
+}
+
 static bool throttle_expected(const struct kernel_model *m)
 {
 	enum regime at_default = regime_for(m, 950000, 1000000);
@@ -98,13 +104,15 @@ static bool throttle_expected(const struct kernel_model *m)
 	return at_default == REGIME_CLASSIC || at_default == REGIME_TIMERS_STARVED;
 }
 
-static bool fair_server_expected(const struct kernel_model *m)
+/* Woken from a timer sleep as the hog starts: served by a fair server unless ktimers starves. */
+static bool timer_wakeup_expected(const struct kernel_model *m)
 {
 	return regime_for(m, -1, 1000000) == REGIME_FAIR_SERVER_ONLY;
 }
 
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o)
 {
+	char running[160] = "";
 
 	/*
 	 * Throttling shows as one gap of the whole 50 ms slot each period; half of it separates
@@ -112,15 +120,26 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
 	 */
 	o->throttle_seen = o->hog_alone_gap_max_us >= REGIME_THROTTLE_GAP_US;
-	o->fair_server_seen = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;
-	o->agrees = o->throttle_seen == throttle_expected(m) && o->fair_server_seen == fair_server_expected(m);
+	o->timer_wakeup_served = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;
+	/* A fair server serves a runnable CFS task, however it woke: the running one tells. */
+	o->fair_server_seen = o->running_probed ? o->victim_running_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN
+						: o->timer_wakeup_served;
+	o->agrees = o->throttle_seen == throttle_expected(m) && o->timer_wakeup_served == timer_wakeup_expected(m) &&
+		    (!o->running_probed || o->fair_server_seen == m->fair_server);
+	if (o->running_probed)
+		snprintf(running, sizeof(running), "; one already running when the hog started got %.4f: %s",
+			 o->victim_running_share_unlimited,
+			 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
 	snprintf(o->evidence, sizeof(o->evidence),
 		 "hog alone at 950000/1000000 got %.4f of the CPU (longest gap %.1f ms): %s; "
-		 "a CFS task beside a hog at runtime -1 got %.4f: %s",
+		 "a CFS task beside a hog at runtime -1 got %.4f: %s%s",
 		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000.0,
 		 o->throttle_seen ? "RT throttling idles the CPU" : "no RT throttling of a lone hog",
 		 o->victim_share_unlimited,
-		 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
+		 o->running_probed ? (o->timer_wakeup_served ? "woken from its timer sleep, it is served"
+							      : "woken from its timer sleep by an RT thread the hog starves, it never runs")
+				   : o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit",
+		 running);
 }
 
 /* A check of the probe's: measured against a threshold, the side predicted; passed as observed. */
@@ -140,7 +159,7 @@ static void probe_check(struct check *c, const char *metric, const char *unit, d
 
 int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out)
 {
-	bool throttle = throttle_expected(m), fair_server = fair_server_expected(m);
+	bool throttle = throttle_expected(m), served = timer_wakeup_expected(m);
 
 	probe_check(&out[0], "hog_alone_gap_max_us", "us", o->hog_alone_gap_max_us, REGIME_THROTTLE_GAP_US, throttle,
 		    o->throttle_seen == throttle);
@@ -151,13 +170,23 @@ int regime_probe_checks(const struct kernel_model *m, const struct regime_observ
 		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000, o->throttle_seen ? "throttled" : "not throttled");
 	/* at_least is ">= expected"; the fair server is seen above the midpoint, so both sides hold. */
 	probe_check(&out[1], "victim_share_unlimited", "ratio", o->victim_share_unlimited, REGIME_FAIR_SERVER_SHARE_MIN,
-		    fair_server, o->fair_server_seen == fair_server);
-	snprintf(out[1].rule, sizeof(out[1].rule), "predicted %s at runtime -1: %s; observed: a CFS task beside a FIFO "
-		 "hog got %.4f (%s)", regime_name(regime_for(m, -1, 1000000)),
-		 fair_server ? "a fair server gives CFS time, above the midpoint of 0 and 0.05"
-			     : "nothing gives CFS time, below the midpoint of 0 and 0.05",
-		 o->victim_share_unlimited, o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves");
-	return 2;
+		    served, o->timer_wakeup_served == served);
+	snprintf(out[1].rule, sizeof(out[1].rule), "predicted %s at runtime -1: %s; observed: a CFS task woken as a FIFO "
+		 "hog starts got %.4f (%s)", regime_name(regime_for(m, -1, 1000000)),
+		 served ? "a fair server gives CFS time, above the midpoint of 0 and 0.05"
+			: m->fair_server ? "its wake-up waits for ktimers, which the hog starves: below the midpoint of 0 and 0.05"
+					 : "nothing gives CFS time, below the midpoint of 0 and 0.05",
+		 o->victim_share_unlimited, o->timer_wakeup_served ? "it got time" : "CFS starves");
+	if (!o->running_probed)
+		return 2;
+	probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,
+		    REGIME_FAIR_SERVER_SHARE_MIN, m->fair_server, o->fair_server_seen == m->fair_server);
+	snprintf(out[2].rule, sizeof(out[2].rule), "predicted: %s; observed: a CFS task already running when a FIFO hog "
+		 "started at runtime -1 got %.4f (%s)",
+		 m->fair_server ? "a fair server serves a runnable CFS task, above the midpoint of 0 and 0.05"
+				: "no fair server, nothing gives CFS time: below the midpoint of 0 and 0.05",
+		 o->victim_running_share_unlimited, o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves");
+	return 3;
 }
 
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o)
@@ -182,8 +211,12 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 		json_object_object_add(obs, "hog_alone_share", json_object_new_double(o->hog_alone_share));
 		json_object_object_add(obs, "hog_alone_gap_max_us", json_object_new_double(o->hog_alone_gap_max_us));
 		json_object_object_add(obs, "victim_share_unlimited", json_object_new_double(o->victim_share_unlimited));
+		if (o->running_probed)
+			json_object_object_add(obs, "victim_running_share_unlimited",
+					       json_object_new_double(o->victim_running_share_unlimited));
 		json_object_object_add(obs, "rt_throttling_seen", json_object_new_boolean(o->throttle_seen));
 		json_object_object_add(obs, "fair_server_seen", json_object_new_boolean(o->fair_server_seen));
+		json_object_object_add(obs, "timer_wakeup_served", json_object_new_boolean(o->timer_wakeup_served));
 		json_object_object_add(obs, "evidence", json_object_new_string(o->evidence));
 		json_object_object_add(obj, "observed", obs);
 		json_object_object_add(obj, "agrees", json_object_new_boolean(o->agrees));

@@ -25,7 +25,7 @@ enum regime {
 
 /* Sets of regimes, as a scenario's checks name the ones they apply in. */
 enum regime_mask {
-	REGIMES_ANY = 0xf,
+	REGIMES_ANY = (1 << REGIME_COUNT) - 1,	/* every regime: a check without "regimes" */
 	REGIMES_LIMITED = 1 << REGIME_CLASSIC | 1 << REGIME_FAIR_SERVER_ONLY,
 };
 
@@ -47,18 +47,27 @@ struct kernel_model {
  */
 #define REGIME_THROTTLE_GAP_US 25000.0
 #define REGIME_FAIR_SERVER_SHARE_MIN 0.025
+/* The most checks regime_probe_checks writes. */
+#define REGIME_PROBE_CHECKS_MAX 3
 
-/* What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1. */
+/*
+ * What the regime probe saw: a hog alone at 950000/1000000, a hog + CFS task at -1 (the CFS
+ * task wakes from a timer sleep when the hog starts) and, where CFS timer wake-ups run in an
+ * RT thread (PREEMPT_RT), a hog + CFS task at -1 with the CFS task already running.
+ */
 struct regime_observation {
 	bool done;
 	double window_s;	/* each probe window */
 	double hog_alone_share;
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
+	bool running_probed;	/* the third window ran (regime_probe_running_cfs) */
+	double victim_running_share_unlimited;	/* its CFS task's share, running before the hog */
 	bool throttle_seen;	/* the lone hog lost ~5% in long idle gaps */
-	bool fair_server_seen;	/* CFS got time at runtime -1 */
+	bool fair_server_seen;	/* CFS got time at runtime -1 (the running one, where measured) */
+	bool timer_wakeup_served;	/* the CFS task woken by a timer beside the hog got time at -1 */
 	bool agrees;		/* with the prediction */
-	char evidence[320];
+	char evidence[480];
 };
 
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m);
@@ -66,15 +75,22 @@ enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t
 const char *regime_name(enum regime r);
 /* "classic,fair-server-only", or "any" for REGIMES_ANY. */
 const char *regime_mask_names(unsigned mask, char *buf, size_t len);
-/* Judges the probe's figures against the model; fills throttle_seen, fair_server_seen, agrees. */
+/* Whether the probe also runs a CFS task already running when the hog starts (PREEMPT_RT). */
+bool regime_probe_running_cfs(const struct kernel_model *m);
+/*
+ * Judges the probe's figures against the model; fills throttle_seen, fair_server_seen,
+ * timer_wakeup_served, agrees.
+ */
 void regime_observation_judge(const struct kernel_model *m, struct regime_observation *o);
 struct check;
 /*
  * The regime-probe result's checks, predicted against observed: the lone hog's longest gap
  * (at least REGIME_THROTTLE_GAP_US where throttling is predicted at 950000/1000000, below it
- * elsewhere) and the CFS task's share at -1 (at least REGIME_FAIR_SERVER_SHARE_MIN where a fair
- * server is predicted, below it elsewhere). They pass together exactly when `o->agrees`.
- * Returns the number of checks (2); out needs room for them.
+ * elsewhere), the timer-woken CFS task's share at -1 (at least REGIME_FAIR_SERVER_SHARE_MIN
+ * where it is predicted to be served, below it elsewhere) and, where the third window ran, the
+ * running CFS task's share (at least the midpoint iff a fair server is predicted). They pass
+ * together exactly when `o->agrees`. Returns the number of checks (2 or 3); out needs room for
+ * REGIME_PROBE_CHECKS_MAX.
  */
 int regime_probe_checks(const struct kernel_model *m, const struct regime_observation *o, struct check *out);
 json_object *kernel_model_to_json(const struct kernel_model *m, const struct regime_observation *o);

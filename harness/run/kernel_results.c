@@ -47,7 +47,7 @@ static void record(struct run_ctx *ctx, const char *name, const struct check *ch
 void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char *error)
 {
 	json_object *res = json_object_new_object();
-	struct check checks[2];
+	struct check checks[REGIME_PROBE_CHECKS_MAX];
 	int n = 0;
 	const char *verdict;
 

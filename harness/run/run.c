@@ -66,7 +66,7 @@ static double planned_seconds(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
 	struct policy policies[RUN_CASE_POLICIES_MAX];
-	double total = opt->noise_s + 2 * opt->probe_s;
+	double total = opt->noise_s + (regime_probe_running_cfs(&ctx->model) ? 3 : 2) * opt->probe_s;
 	char why[256];
 
 	for (int i = 0; i < opt->scenario_count; i++) {
@@ -172,7 +172,11 @@ static void remeasure_and_rerun(struct run_ctx *ctx, const struct scenario *s, c
 	run_case(ctx, s, p, sweep, rep, false);
 }
 
-/* Confirms the predicted regime by behaviour: a lone hog at 950000/1000000, hog + CFS at -1. */
+/*
+ * Confirms the predicted regime by behaviour: a lone hog at 950000/1000000, hog + CFS at -1,
+ * and where CFS timer wake-ups run in an RT thread (PREEMPT_RT) hog + CFS at -1 again with the
+ * CFS task running before the hog starts: what the fair server does for a runnable CFS task.
+ */
 static bool probe_regime(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
@@ -180,6 +184,8 @@ static bool probe_regime(struct run_ctx *ctx)
 		run_task_config(ROLE_HOG, "hog", opt->cpu, opt->probe_s),
 		run_task_config(ROLE_VICTIM, "victim", opt->cpu, opt->probe_s),
 	};
+	const bool running = regime_probe_running_cfs(&ctx->model);
+	const int windows = running ? 3 : 2;
 	struct policy dflt, unlimited;
 	struct task_metrics hog, victim;
 	enum window_status status;
@@ -189,22 +195,34 @@ static bool probe_regime(struct run_ctx *ctx)
 	tasks[0].priority = HOG_PRIORITY;
 	policy_find("default", &dflt);
 	policy_find("unlimited", &unlimited);
-	progress_step("regime probe 1/2: a lone FIFO hog at 950000/1000000 for %.1f s", opt->probe_s);
+	progress_step("regime probe 1/%d: a lone FIFO hog at 950000/1000000 for %.1f s", windows, opt->probe_s);
 	status = run_measure(ctx, &dflt, tasks, 1, opt->probe_s, why, sizeof(why));
 	if (status != WINDOW_OK)
 		goto failed;
 	/* Throttle gaps of the default policy last 50 ms: count those above half of it. */
 	metrics_compute(&ctx->shm->task[0], (dflt.period_us - dflt.runtime_us) / 2.0, &hog);
-	progress_step("regime probe 2/2: FIFO hog + CFS task at runtime -1 for %.1f s", opt->probe_s);
+	progress_step("regime probe 2/%d: FIFO hog + CFS task at runtime -1 for %.1f s", windows, opt->probe_s);
 	status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
 	if (status != WINDOW_OK)
 		goto failed;
 	metrics_compute(&ctx->shm->task[1], 0, &victim);
+	ctx->observed.victim_share_unlimited = victim.cpu_share;
+	if (running) {
+		/* Awake while the hog still sleeps: ktimers, idle then, wakes it; the hog never stops it again. */
+		tasks[1].early_ns = 10000000;
+		progress_step("regime probe 3/3: FIFO hog + CFS task at runtime -1, the CFS task running first, for %.1f s",
+			      opt->probe_s);
+		status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
+		if (status != WINDOW_OK)
+			goto failed;
+		metrics_compute(&ctx->shm->task[1], 0, &victim);
+		ctx->observed.running_probed = true;
+		ctx->observed.victim_running_share_unlimited = victim.cpu_share;
+	}
 	ctx->observed.done = true;
 	ctx->observed.window_s = victim.window_s;
 	ctx->observed.hog_alone_share = hog.periods_span_s > 0 ? hog.cpu_share_periods : hog.cpu_share;
 	ctx->observed.hog_alone_gap_max_us = hog.gap_max_us;
-	ctx->observed.victim_share_unlimited = victim.cpu_share;
 	regime_observation_judge(&ctx->model, &ctx->observed);
 	ktap_diag("regime: %s", ctx->observed.evidence);
 	kernel_results_regime(ctx, NULL, NULL);

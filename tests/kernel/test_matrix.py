@@ -206,3 +206,28 @@ def test_negative_boot_retries_is_bad_usage():
     proc = subprocess.run(["/usr/bin/python3", os.path.join(rtt.ROOT, "ci", "matrix", "matrix.py"), "--boot-retries", "-1"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--boot-retries" in proc.stderr, (proc.returncode, proc.stderr)
+
+
+def test_table_counts_checks_and_results_by_verdict():
+    """No guest: the table's per-kernel line counts unmeasured checks and unjudged results apart."""
+    import sys
+    sys.path.insert(0, os.path.join(rtt.ROOT, "ci", "matrix"))
+    import summary
+    check = {"task": "hog", "metric": "gap_max_us", "unit": "us", "kind": "at_most", "expected": 5e4, "tolerance": 1e4}
+    doc = {"results": [
+        {"scenario": "a", "policy": {"name": "default"}, "verdict": "pass",
+         "checks": [dict(check, verdict="pass", measured=1e3), dict(check, verdict="not-measured", measured=0)]},
+        {"scenario": "e", "policy": {"name": "default"}, "verdict": "unjudged",
+         "checks": [dict(check, verdict="unjudged", measured=1e3)]},
+        {"scenario": "b", "policy": {"name": "default"}, "verdict": "fail",
+         "checks": [dict(check, verdict="fail", measured=9e4)]},
+        {"scenario": "c", "policy": {"name": "default"}, "verdict": "unjudged", "checks": []},
+        {"scenario": "d", "policy": {"name": "default"}, "verdict": "skip"},
+    ]}
+    f = summary.figures(doc)
+    assert (f["checks_passed"], f["checks_failed"], f["checks_not_measured"], f["checks_unjudged"]) == (1, 1, 1, 1), f
+    assert f["results"] == {"pass": 1, "fail": 1, "unjudged": 2, "skip": 1, "error": 0}, f["results"]
+    text = summary.table([{"label": "k", "status": "ok", "figures": f, "failed_checks": summary.failed_checks(doc)}])
+    assert "k: 1 checks passed, 1 failed, 1 unjudged, 1 not measured; results: 1 pass, 1 fail, 2 unjudged, " \
+           "1 skipped" in text, text
+    assert "FAIL k b.default: hog.gap_max_us measured 9e+04" in text, text

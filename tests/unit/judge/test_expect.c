@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "unit_fixtures.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -792,6 +793,459 @@ TEST(scenario_regime_on_preempt_rt_follows_how_cfs_wakes)
 	/* No CFS task of the scenario at all: RT throttling or nothing (none here). */
 	r = scenario_regime_612rt("rt-probe-collateral.json", "default");
 	CHECK(r == REGIME_NO_LIMIT, "rt-probe-collateral: %s", regime_name(r));
+}
+
+/*
+ * A shipped scenario judged on a kernel as run_case.c judges it: the scenario's limiter (which
+ * regime its tasks meet), then its checks on the given metrics. The noise floor and window are
+ * those of a QEMU/TCG guest (Debian 6.12-rt, make matrix).
+ */
+static struct {
+	struct scenario s;
+	struct kernel_model km;
+	struct policy policy;
+	struct limiter limiter;
+	struct noise_floor noise;
+	struct check checks[SCENARIO_CHECKS_MAX];
+	int n;
+} sj;
+
+static struct kernel_facts facts_rt(int major, int minor)
+{
+	struct kernel_facts k = facts(major, minor, 0, 250);
+
+	k.timer_thread_priority = 1;	/* ktimers/N at FIFO 1 */
+	return k;
+}
+
+/* CPU time other tasks took on the measured CPU in the window (judge_context.others_us). */
+static double sj_others_us;
+/* The noise floor's wall-time loss, when not the QEMU guest's (0: 0.062). */
+static double sj_noise_wall;
+
+/* metrics: task name, metrics JSON, ... , NULL. Returns how many checks apply. */
+static int scenario_judge(const char *file, const struct kernel_facts *k, double sweep_value, const char *const *metrics)
+{
+	struct judge_context jc;
+	char path[PATH_MAX];
+
+	memset(&sj, 0, sizeof(sj));
+	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
+	if (!scenario_load_file(path, &sj.s)) {
+		CHECK(0, "cannot load %s", path);
+		return -1;
+	}
+	kernel_model_predict(k, &sj.km);
+	sj.policy = sj.s.policies[0];
+	run_scenario_limiter(&sj.km, &sj.s, &sj.policy, &sj.limiter);
+	sj.noise = (struct noise_floor){ .window_s = 1, .gap_max_us = 2418, .loss_share = sj_noise_wall > 0 ? sj_noise_wall : 0.062,
+					 .cpu_loss_share = 0.001 };
+	memset(&jc, 0, sizeof(jc));
+	jc.scenario = &sj.s;
+	jc.model = &sj.km;
+	jc.limiter = &sj.limiter;
+	jc.policy = &sj.policy;
+	jc.noise = &sj.noise;
+	jc.window_s = 2;
+	jc.others_us = sj_others_us;
+	jc.sweep_value = sweep_value;
+	for (int i = 0; metrics[i]; i += 2) {
+		int t = scenario_task_index(&sj.s, metrics[i]);
+
+		CHECK(t >= 0, "%s has no task %s", file, metrics[i]);
+		if (t >= 0)
+			jc.metrics[t] = parse(metrics[i + 1]);
+	}
+	sj.n = judge_result(&jc, sj.checks, SCENARIO_CHECKS_MAX);
+	for (int i = 0; i < TASKS_MAX; i++)
+		json_object_put(jc.metrics[i]);
+	scenario_release(&sj.s);
+	return sj.n;
+}
+
+/* remote-refill's tasks as the Debian 6.12 guest measured them: no throttle in any burst. */
+static const char *const refill_612[] = {
+	"remote", "{\"cpu_share\": 0.0769, \"wakeups\": 1918}",
+	"hog", "{\"cpu_share\": 0.5033, \"gap_max_us\": 5121.3, \"throttle_events\": 0, \"bursts\": 3,"
+	       " \"throttle_events_in_bursts\": 0, \"throttle_events_outside_bursts\": 0}",
+	"victim", "{\"cpu_share\": 0.4948, \"starvation_max_us\": 301205}",
+	NULL,
+};
+
+TEST(remote_refill_without_rt_groups_expects_no_throttle)
+{
+	struct kernel_facts k612 = facts(6, 12, 0, 250), k612rt = facts_rt(6, 12), k618 = facts(6, 18, 1, 250);
+	const char *const refill_slow_fs[] = {
+		"remote", refill_612[1],
+		"hog", "{\"cpu_share\": 0.45, \"gap_max_us\": 120000, \"throttle_events\": 2, \"bursts\": 3,"
+		       " \"throttle_events_in_bursts\": 2, \"throttle_events_outside_bursts\": 0}",
+		"victim", refill_612[5], NULL,
+	};
+	const char *const refill_throttled[] = {
+		"remote", refill_612[1],
+		"hog", "{\"cpu_share\": 0.48, \"gap_max_us\": 9000, \"throttle_events\": 9, \"bursts\": 3,"
+		       " \"throttle_events_in_bursts\": 9, \"throttle_events_outside_bursts\": 0}",
+		"victim", refill_612[5], NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/*
+	 * 6.12 without RT group scheduling: rt.c accounts no RT runtime (update_curr_rt's
+	 * accounting and the period timer are CONFIG_RT_GROUP_SCHED only), so 95000/100000 throttles
+	 * nothing and there is nothing to refill: the fair server is the only limit.
+	 */
+	n = scenario_judge("remote-refill.json", &k612, 0, refill_612);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY, "6.12: %s", regime_name(sj.limiter.regime));
+	CHECK(!find_check(sj.checks, n, "hog", "throttle_events_in_bursts"), "6.12: a throttle in every burst expected");
+	c = find_check(sj.checks, n, "hog", "gap_max_us");
+	CHECK(c && c->was_measured && c->passed && NEAR(c->expected, 50000), "6.12: the hog's longest gap against the fair server's runtime (%g)",
+	      c ? c->expected : -1);
+	CHECK(find_check(sj.checks, n, "remote", "wakeups") != NULL, "6.12: the remote probe not judged");
+	CHECK(n >= 2 && failed_checks(sj.checks, n) == 0, "6.12 guest: %d checks, %d fail", n, failed_checks(sj.checks, n));
+	report_failures("remote-refill 6.12", sj.checks, n);
+	/* The fair server holding RT off for longer than its runtime is caught. */
+	n = scenario_judge("remote-refill.json", &k612, 0, refill_slow_fs);
+	c = find_check(sj.checks, n, "hog", "gap_max_us");
+	CHECK(c && c->was_measured && !c->passed, "6.12: a 120 ms gap passes under the fair server alone");
+	/* PREEMPT_RT: the burst hog sleeps between bursts, the victim wakes and runs: the same. */
+	n = scenario_judge("remote-refill.json", &k612rt, 0, refill_612);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.12-rt: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+
+	/* With RT group scheduling (6.18) the bursts must be throttled, and refilled each period. */
+	n = scenario_judge("remote-refill.json", &k618, 0, refill_612);
+	c = find_check(sj.checks, n, "hog", "throttle_events_in_bursts");
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && c && c->was_measured && !c->passed,
+	      "6.18: bursts without a throttle pass (%s)", regime_name(sj.limiter.regime));
+	n = scenario_judge("remote-refill.json", &k618, 0, refill_throttled);
+	CHECK(n >= 3 && failed_checks(sj.checks, n) == 0, "6.18 throttled in every burst: %d checks, %d fail", n,
+	      failed_checks(sj.checks, n));
+	report_failures("remote-refill 6.18", sj.checks, n);
+	/* 6.1 and 6.1-rt throttle RT classically (the victim runs before the first burst). */
+	k612 = facts(6, 1, 0, 250);
+	scenario_judge("remote-refill.json", &k612, 0, refill_throttled);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1: %s", regime_name(sj.limiter.regime));
+	k612rt = facts_rt(6, 1);
+	scenario_judge("remote-refill.json", &k612rt, 0, refill_throttled);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1-rt: %s", regime_name(sj.limiter.regime));
+}
+
+TEST(lone_hog_without_rt_groups_is_not_throttled)
+{
+	struct kernel_facts k612 = facts(6, 12, 0, 250), k618 = facts(6, 18, 1, 250), k61rt = facts_rt(6, 1);
+	const char *const lone_612[] = {
+		"hog", "{\"cpu_share\": 0.9992, \"cpu_share_periods\": 0.9992, \"periods_span_s\": 1, \"gap_max_us\": 3259}", NULL,
+	};
+	const char *const lone_throttled[] = {
+		"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 1, \"gap_max_us\": 50000,"
+		       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+	};
+	struct regime_observation o;
+	const struct check *c;
+	int n;
+
+	/* No RT throttling and no CFS task for the fair server: the lone hog gets the whole CPU. */
+	n = scenario_judge("regime.json", &k612, 0, lone_612);
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT, "6.12 lone hog: %s", regime_name(sj.limiter.regime));
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && NEAR(c->expected, 1.0) && c->passed, "6.12 lone hog: expects %g", c ? c->expected : -1);
+	CHECK(failed_checks(sj.checks, n) == 0, "6.12 lone hog: %d fail", failed_checks(sj.checks, n));
+	/* The same figures where RT throttling acts (6.18 with RT groups) fail. */
+	n = scenario_judge("regime.json", &k618, 0, lone_612);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && failed_checks(sj.checks, n) > 0, "6.18: an unthrottled lone hog passes");
+	/* 6.1-rt: a lone hog is throttled (no CFS task waits for ktimers). */
+	n = scenario_judge("regime.json", &k61rt, 0, lone_throttled);
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(sj.limiter.regime == REGIME_CLASSIC && c && NEAR(c->expected, 0.95) && failed_checks(sj.checks, n) == 0,
+	      "6.1-rt lone hog: %s expects %g, %d fail", regime_name(sj.limiter.regime), c ? c->expected : -1,
+	      failed_checks(sj.checks, n));
+
+	/* The regime probe saw the same on the 6.12 guest: it agrees with the model. */
+	kernel_model_predict(&k612, &sj.km);
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.9992;
+	o.hog_alone_gap_max_us = 3259;
+	o.victim_share_unlimited = 0.0469;
+	regime_observation_judge(&sj.km, &o);
+	CHECK(!o.throttle_seen && o.fair_server_seen && o.agrees, "6.12 probe: %s", o.evidence);
+}
+
+/* duty-cycle at 0.96 as the Debian 6.12-rt guest measured it. */
+static const char *const duty_612rt_096[] = {
+	"app", "{\"cpu_share\": 0.9515, \"jobs\": 200, \"deadline_misses\": 161, \"throttled_misses\": 102,"
+	       " \"job_cpu_us\": 9611.5}",
+	"cfs", "{\"cpu_share\": 0.0390, \"starvation_max_us\": 730965, \"fs_periods\": 1, \"fs_period_min_us\": 52000,"
+	       " \"fs_grid_step_us\": 250}",
+	NULL,
+};
+
+TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
+{
+	struct kernel_facts k612rt = facts_rt(6, 12), k61rt = facts_rt(6, 1);
+	const char *const starved_cfs[] = {
+		"app", duty_612rt_096[1],
+		"cfs", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000, \"fs_periods\": 1, \"fs_period_min_us\": 0,"
+		       " \"fs_grid_step_us\": 250}",
+		NULL,
+	};
+	const char *const app_05[] = {
+		"app", "{\"cpu_share\": 0.515, \"jobs\": 200, \"deadline_misses\": 1, \"throttled_misses\": 3, \"job_cpu_us\": 5005}",
+		"cfs", "{\"cpu_share\": 0.479, \"starvation_max_us\": 12460, \"fs_periods\": 1, \"fs_period_min_us\": 480000,"
+		       " \"fs_grid_step_us\": 250}",
+		NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/*
+	 * The app sleeps between jobs: ktimers runs, the CFS task wakes and from then on spins, so
+	 * the fair server serves it (it got 0.046 beside a 0.96 app in the guest) and takes its
+	 * 50 ms a second from RT: throttled misses above 0.95 are the fair server's, not a failure.
+	 */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.96, duty_612rt_096);
+	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY && NEAR(sj.limiter.hog_share, 0.95),
+	      "6.12-rt duty-cycle: %s share %g", regime_name(sj.limiter.regime), sj.limiter.hog_share);
+	c = find_check(sj.checks, n, "cfs", "fs_period_min_us");
+	CHECK(c && c->was_measured && c->passed, "6.12-rt duty-cycle: the fair server's promise not judged or failed");
+	c = find_check(sj.checks, n, "app", "throttled_misses");
+	CHECK(!c || c->passed, "6.12-rt duty-cycle 0.96: throttled misses expected 0 beside the fair server");
+	CHECK(failed_checks(sj.checks, n) == 0, "6.12-rt duty-cycle 0.96: %d fail", failed_checks(sj.checks, n));
+	report_failures("duty-cycle 6.12-rt", sj.checks, n);
+	/* A CFS task the fair server never served breaks its promise. */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.96, starved_cfs);
+	c = find_check(sj.checks, n, "cfs", "fs_period_min_us");
+	CHECK(c && c->was_measured && !c->passed, "6.12-rt duty-cycle: a starved CFS task passes");
+	/* Far below the RT share, a throttled miss is still a failure. */
+	n = scenario_judge("duty-cycle.json", &k612rt, 0.5, app_05);
+	c = find_check(sj.checks, n, "app", "throttled_misses");
+	CHECK(c && c->was_measured && !c->passed, "6.12-rt duty-cycle 0.5: 3 throttled misses pass");
+	/*
+	 * The machine charges the wall time it takes to the running task, RT included: in a QEMU
+	 * guest (6% of wall time lost) a 0.94 app is not below the RT share (the Debian 6.12 guest:
+	 * 98 throttled misses at 0.94, its jobs and wake-ups 0.947 of the CPU); with 2% lost (this
+	 * VM) a 0.9 app is, and a throttled miss there fails.
+	 */
+	{
+		const char *const app_094[] = {
+			"app", "{\"cpu_share\": 0.947, \"jobs\": 200, \"deadline_misses\": 108, \"throttled_misses\": 98,"
+			       " \"job_cpu_us\": 9406}",
+			"cfs", "{\"cpu_share\": 0.05, \"fs_periods\": 1, \"fs_period_min_us\": 60000, \"fs_grid_step_us\": 250}",
+			NULL,
+		};
+		const char *const app_09[] = {
+			"app", "{\"cpu_share\": 0.903, \"jobs\": 200, \"deadline_misses\": 3, \"throttled_misses\": 3,"
+			       " \"job_cpu_us\": 9001}",
+			"cfs", app_094[3], NULL,
+		};
+		struct kernel_facts k612 = facts(6, 12, 0, 250);
+		const struct check *b;
+
+		n = scenario_judge("duty-cycle.json", &k612, 0.94, app_094);
+		for (int i = 0; i < n; i++)
+			CHECK(strcmp(sj.checks[i].label, "below_share"), "6.12 guest at 0.94: judged below the RT share");
+		sj_noise_wall = 0.02;
+		n = scenario_judge("duty-cycle.json", &k612, 0.9, app_09);
+		sj_noise_wall = 0;
+		b = NULL;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(sj.checks[i].label, "below_share"))
+				b = &sj.checks[i];
+		CHECK(b && b->was_measured && !b->passed, "0.9 with 2%% wall-time noise: 3 throttled misses pass");
+	}
+	/* 6.1-rt: RT throttling acts and the CFS task is awake: classic throttling. */
+	scenario_judge("duty-cycle.json", &k61rt, 0.5, app_05);
+	CHECK(sj.limiter.regime == REGIME_CLASSIC, "6.1-rt duty-cycle: %s", regime_name(sj.limiter.regime));
+	/* Beside a hog that never sleeps the CFS task still never wakes there. */
+	n = scenario_judge("fifo-hog-share.json", &k612rt, 0, (const char *const[]){ "hog", "{}", "victim", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT, "6.12-rt fifo-hog-share: %s", regime_name(sj.limiter.regime));
+	scenario_judge("cfs-probe.json", &k61rt, 0, (const char *const[]){ "hog", "{}", "probe", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED, "6.1-rt cfs-probe: %s", regime_name(sj.limiter.regime));
+}
+
+TEST(regime_probe_running_cfs_on_preempt_rt)
+{
+	struct kernel_facts k612rt = facts_rt(6, 12), k61rt = facts_rt(6, 1), k612 = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct regime_observation o;
+	json_object *obj, *obs, *v;
+
+	kernel_model_predict(&k612, &m);
+	CHECK(!regime_probe_running_cfs(&m), "a third probe window without an RT timer thread");
+	/* 6.12-rt: woken by a timer beside the hog, CFS starves; already running, the fair server serves it. */
+	kernel_model_predict(&k612rt, &m);
+	CHECK(regime_probe_running_cfs(&m), "no third probe window on PREEMPT_RT");
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.9911;
+	o.hog_alone_gap_max_us = 3426;
+	o.victim_share_unlimited = 0.00003;
+	o.running_probed = true;
+	o.victim_running_share_unlimited = 0.046;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees && o.fair_server_seen && !o.timer_wakeup_served, "6.12-rt: %s", o.evidence);
+	CHECK(strstr(o.evidence, "already running") != NULL, "evidence: %s", o.evidence);
+	{
+		/* The regime-probe result: a third check, and all pass exactly when the probe agrees. */
+		struct check pc[REGIME_PROBE_CHECKS_MAX];
+		int n = regime_probe_checks(&m, &o, pc);
+
+		CHECK(n == 3 && !strcmp(pc[2].metric, "victim_running_share_unlimited") && pc[2].kind == CHECK_AT_LEAST &&
+		      pc[0].passed && pc[1].passed && pc[2].passed && pc[1].kind == CHECK_AT_MOST,
+		      "6.12-rt probe checks: %d, %s", n, n == 3 ? pc[2].rule : "");
+		o.victim_running_share_unlimited = 0.0;
+		regime_observation_judge(&m, &o);
+		n = regime_probe_checks(&m, &o, pc);
+		CHECK(n == 3 && !pc[2].passed && pc[0].passed && pc[1].passed && !o.agrees,
+		      "6.12-rt without a working fair server: only the third check fails");
+		o.victim_running_share_unlimited = 0.046;
+		regime_observation_judge(&m, &o);
+	}
+	obj = kernel_model_to_json(&m, &o);
+	CHECK(json_object_object_get_ex(obj, "observed", &obs) &&
+	      json_object_object_get_ex(obs, "victim_running_share_unlimited", &v) && NEAR(json_object_get_double(v), 0.046),
+	      "victim_running_share_unlimited missing");
+	json_object_put(obj);
+	/* No fair server serving the running task either: the model's fair server is contradicted. */
+	o.victim_running_share_unlimited = 0.0;
+	regime_observation_judge(&m, &o);
+	CHECK(!o.agrees && !o.fair_server_seen, "6.12-rt without a working fair server agrees");
+	/* A CFS task woken by its timer that is served: no ktimers starvation, contradicting PREEMPT_RT's. */
+	o.victim_running_share_unlimited = 0.046;
+	o.victim_share_unlimited = 0.046;
+	regime_observation_judge(&m, &o);
+	CHECK(!o.agrees, "6.12-rt: a timer wake-up served beside the hog agrees");
+	/* 6.1-rt: throttled, no fair server: nothing for CFS at -1 either way. */
+	kernel_model_predict(&k61rt, &m);
+	o.hog_alone_share = 0.9757;
+	o.hog_alone_gap_max_us = 48200;
+	o.victim_share_unlimited = 0;
+	o.victim_running_share_unlimited = 0.0001;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees && !o.fair_server_seen, "6.1-rt: %s", o.evidence);
+}
+
+TEST(check_without_regimes_applies_in_every_regime)
+{
+	struct kernel_facts k61rt = facts_rt(6, 1);
+
+	bool vs_trace = false;
+	char buf[96];
+	int n;
+
+	/*
+	 * fifo-hog-share on 6.1-rt is timers-starved; its checks naming no regime (the hog against
+	 * the trace) apply there too.
+	 */
+	CHECK(REGIMES_ANY & 1u << REGIME_TIMERS_STARVED, "REGIMES_ANY leaves out timers-starved");
+	CHECK(!strcmp(regime_mask_names(REGIMES_ANY, buf, sizeof(buf)), "any"), "REGIMES_ANY named %s", buf);
+	n = scenario_judge("fifo-hog-share.json", &k61rt, 0, (const char *const[]){ "hog", textbook_hog, "victim", "{}", NULL });
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED, "6.1-rt fifo-hog-share: %s", regime_name(sj.limiter.regime));
+	for (int i = 0; i < n; i++)
+		vs_trace |= !strcmp(sj.checks[i].label, "vs_trace");
+	CHECK(vs_trace, "6.1-rt fifo-hog-share: the checks against the trace do not apply");
+}
+
+/*
+ * Every quick-suite scenario says what it expects in the regime each of Debian's kernels puts
+ * it in (6.1, 6.1 PREEMPT_RT, 6.12, 6.12 PREEMPT_RT; none has RT group scheduling): at every
+ * policy some check applies, so no result there is unjudged for want of one. Checks whose
+ * condition needs measured figures count as applying, as they do when those are missing.
+ */
+TEST(every_quick_scenario_is_judged_on_debian_kernels)
+{
+	static struct scenario s;
+	const struct kernel_facts kernels[] = { facts(6, 1, 0, 250), facts_rt(6, 1), facts(6, 12, 0, 250), facts_rt(6, 12) };
+	const char *const labels[] = { "6.1", "6.1-rt", "6.12", "6.12-rt" };
+	struct noise_floor noise = { .window_s = 1, .gap_max_us = 2418, .loss_share = 0.062 };
+	struct check checks[SCENARIO_CHECKS_MAX];
+	struct dirent **names;
+	int files = scandir(scenario_dir(), &names, NULL, alphasort), judged = 0;
+
+	CHECK(files > 0, "cannot list %s", scenario_dir());
+	for (int f = 0; f < files; f++) {
+		const char *name = names[f]->d_name;
+		size_t len = strlen(name);
+		char path[PATH_MAX];
+
+		if (len < 5 || strcmp(name + len - 5, ".json")) {
+			free(names[f]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%.3000s/%s", scenario_dir(), name);
+		free(names[f]);
+		if (!scenario_load_file(path, &s)) {
+			CHECK(0, "cannot load %s", path);
+			continue;
+		}
+		/* Without RT group scheduling a scenario of RT cgroups is skipped, with why. */
+		if (scenario_in_suite(&s, "quick") && !s.needs_rt_groups) {
+			for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+				struct kernel_model km;
+
+				kernel_model_predict(&kernels[k], &km);
+				for (int p = 0; p < s.policy_count; p++) {
+					struct limiter l;
+					struct judge_context jc = {
+						.scenario = &s, .model = &km, .limiter = &l, .policy = &s.policies[p],
+						.noise = &noise, .window_s = 2,
+						.sweep_value = s.sweep_count ? s.sweep_values[0] : 0,
+					};
+					int n;
+
+					run_scenario_limiter(&km, &s, &s.policies[p], &l);
+					n = judge_result(&jc, checks, SCENARIO_CHECKS_MAX);
+					CHECK(n > 0, "%s.%s on %s (%s): no check applies", s.name, s.policies[p].name, labels[k],
+					      regime_name(l.regime));
+					judged += n > 0;
+				}
+			}
+		}
+		scenario_release(&s);
+	}
+	free(names);
+	CHECK(judged >= 40, "only %d scenario x policy x kernel cases judged", judged);
+}
+
+TEST(live_change_on_preempt_rt)
+{
+	struct kernel_facts k61rt = facts_rt(6, 1), k612rt = facts_rt(6, 12);
+	const char *const kept[] = {
+		"hog", "{\"cpu_share\": 0.50, \"cpu_share_periods\": 0.50, \"periods_span_s\": 1}",
+		"victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const char *const not_propagated[] = {
+		"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 1}",
+		"victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const char *const unlimited[] = {
+		"hog", "{\"cpu_share\": 0.966}", "victim", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000}", NULL,
+	};
+	const struct check *c;
+	int n;
+
+	/* 6.1-rt: half throttles the hog (the CFS task never wakes): 0.5 kept, 0.95 is the runtime lost after -1. */
+	n = scenario_judge("live-change.json", &k61rt, 0, kept);
+	CHECK(sj.limiter.regime == REGIME_TIMERS_STARVED && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.1-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+	/* The starved CFS task is judged whatever the slots: a tick at each end, not a slot's share. */
+	c = find_check(sj.checks, n, "victim", "cpu_share");
+	CHECK(c && c->was_measured && c->passed && c->tolerance < 0.01, "6.1-rt live-change: the starved CFS task (tolerance %g)",
+	      c ? c->tolerance : -1);
+	n = scenario_judge("live-change.json", &k61rt, 0, not_propagated);
+	c = find_check(sj.checks, n, "hog", "cpu_share_periods");
+	CHECK(c && c->was_measured && !c->passed, "6.1-rt live-change: a runtime that never reached the run queue passes");
+	/*
+	 * 6.12-rt: nothing limits RT and the CFS task never wakes: the hog gets the CPU, less what
+	 * the kernel's own threads took there (PREEMPT_RT's interrupt threads, ktimers, kworkers).
+	 */
+	sj_others_us = 0.034 * 2e6;
+	n = scenario_judge("live-change.json", &k612rt, 0, unlimited);
+	sj_others_us = 0;
+	CHECK(sj.limiter.regime == REGIME_NO_LIMIT && n >= 2 && failed_checks(sj.checks, n) == 0,
+	      "6.12-rt live-change: %s, %d checks, %d fail", regime_name(sj.limiter.regime), n, failed_checks(sj.checks, n));
+	report_failures("live-change 6.12-rt", sj.checks, n);
 }
 
 /* A result passes only when every check that applies was judged and passed. */
