@@ -46,7 +46,8 @@ static void usage(FILE *out)
 		"  --allow-cpu0          allow CPU 0 on a machine with 2 CPUs or fewer\n"
 		"  --duration SECONDS    measuring window of each result (default 3; whole periods are best)\n"
 		"  --repeat N            repetitions of each scenario x policy (default 1)\n"
-		"  --noise-seconds S     noise-floor window before the policies (default 1)\n"
+		"  --noise-seconds S     noise-floor window before the policies (default: as long as\n"
+		"                        the longest window planned, at least 1 s and at most 3 s)\n"
 		"  --probe-seconds S     each regime-probe window, two (three on PREEMPT_RT) (default 2;\n"
 		"                        0 skips the probe)\n"
 		"  --load NAME           background load in every window, on the CPUs other than the\n"
@@ -274,7 +275,7 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options opt = { .duration_s = 3, .noise_s = 1, .probe_s = 2, .repeat = 1, .suite = "quick",
+	struct run_options opt = { .duration_s = 3, .noise_s = 0, .probe_s = 2, .repeat = 1, .suite = "quick",
 				  .load_tool = -1, .trace = true };
 	struct raw_args raw = { 0 };
 	int64_t repeat;

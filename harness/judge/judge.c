@@ -22,6 +22,7 @@ static const char *const quantities[] = {
 	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
 	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
 	"tick_stretch", "fs_periods_in_window", "others_us", "few_intervals", "noise_loss_wall",
+	"fs_others_us",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -191,6 +192,12 @@ static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 		*v = l->interval_us > 0 && window_us < 2 * l->interval_us + l->max_slot_us;
 	else if (!strcmp(name, "others_us"))
 		*v = others_us(jc);
+	else if (!strcmp(name, "fs_others_us"))
+		/*
+		 * A fair server runs above RT: what other CFS tasks took on the CPU in the window,
+		 * served by it, an RT task may have waited in one piece (its runtime at most).
+		 */
+		*v = jc->model->fair_server ? fmin(others_us(jc), (double)jc->model->fs_runtime_us) : 0;
 	else if (!strcmp(name, "fs_periods_in_window"))
 		/* The fair server's promise is measured only over two of its periods (promise.c). */
 		*v = jc->model->fs_period_us > 0 ? window_us / (double)jc->model->fs_period_us : 0;

@@ -30,7 +30,7 @@ static const char *const role_names[ROLE_COUNT] = {
 /* Which parameters each role takes: anything else in "params" is a typo worth an error. */
 static const char *const role_params[ROLE_COUNT] = {
 	[ROLE_HOG] = "rttime_soft_us,rttime_hard_us",
-	[ROLE_VICTIM] = "",
+	[ROLE_VICTIM] = "running_before_ms",
 	[ROLE_PROBE] = "interval_us,phase_us",
 	[ROLE_PERIODIC] = "period_us,utilisation,dl_runtime_us,dl_period_us",
 	[ROLE_ADMIN] = "act_at_ms,target",

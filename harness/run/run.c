@@ -26,6 +26,7 @@
 
 #define HOG_PRIORITY 50
 #define CALIBRATION_SAMPLES 11	/* the first warms up and is left out */
+#define NOISE_AUTO_MAX_S 3.0	/* the automatic noise floor: the quick suite's longest window; longer gathers more CFS contention */
 #define CALIBRATION_SAMPLE_US 9000.0	/* a 90% job of 10 ms */
 #define PROBE_NOT_ASKED "--probe-seconds 0: not asked for; the regime is predicted only"
 #define PROBE_NOT_ALLOWED "it writes sched_rt_runtime_us, which this run may not; the regime is predicted only"
@@ -61,12 +62,39 @@ static double case_seconds(const struct run_options *opt, const struct scenario 
 	return (run_window_s(opt, s, p) + run_lead_in_s(s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
 }
 
+/*
+ * The noise floor's window unless --noise-seconds set it: as long as the longest window it
+ * will be judged against (at least 1 s). Its longest gap bounds the stalls a window may meet;
+ * a floor shorter than the window draws that maximum from less time and is exceeded by the
+ * window's own more often than not (an emulator's 11 ms stall once in 3 s, 1.5 ms in the 1 s
+ * before it).
+ */
+static double noise_seconds(const struct run_ctx *ctx)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	double longest = 1;
+	char why[256];
+
+	if (opt->noise_s > 0)
+		return opt->noise_s;
+	for (int i = 0; i < opt->scenario_count; i++) {
+		const struct scenario *s = opt->scenario[i];
+		int np = run_policies(opt, s, policies);
+
+		for (int k = 0; k < np; k++)
+			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				longest = fmax(longest, run_window_s(opt, s, &policies[k]));
+	}
+	return fmin(longest, NOISE_AUTO_MAX_S);
+}
+
 /* Seconds of windows and settling the run plans; skipped grid cells take none. */
 static double planned_seconds(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
 	struct policy policies[RUN_CASE_POLICIES_MAX];
-	double total = opt->noise_s + (regime_probe_running_cfs(&ctx->model) ? 3 : 2) * opt->probe_s;
+	double total = ctx->noise_s + (regime_probe_running_cfs(&ctx->model) ? 3 : 2) * opt->probe_s;
 	char why[256];
 
 	for (int i = 0; i < opt->scenario_count; i++) {
@@ -112,14 +140,14 @@ static void announce_grids(const struct run_ctx *ctx)
 static bool measure_noise_floor(struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
-	struct task_config noise = run_task_config(ROLE_NOISE, "noise", opt->cpu, opt->noise_s);
+	struct task_config noise = run_task_config(ROLE_NOISE, "noise", opt->cpu, ctx->noise_s);
 	struct task_metrics m;
 	json_object *obj;
 	char why[256];
 	enum window_status status;
 
-	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, opt->noise_s);
-	status = run_measure(ctx, NULL, &noise, 1, opt->noise_s, why, sizeof(why));
+	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, ctx->noise_s);
+	status = run_measure(ctx, NULL, &noise, 1, ctx->noise_s, why, sizeof(why));
 	if (status != WINDOW_OK) {
 		fprintf(stderr, "rtthrottle: noise floor measurement failed: %s\n", why);
 		if (status == WINDOW_INTERRUPTED)
@@ -683,6 +711,7 @@ int run_execute(const struct run_options *opt)
 	dma_fd = hold_cpu_dma_latency(ctx.root);
 	ctx.shm = window_shm_create();
 	ktap_plan(run_planned_results(opt) + KERNEL_RESULTS);
+	ctx.noise_s = noise_seconds(&ctx);
 	progress_begin(opt->quiet, planned_seconds(&ctx));
 	announce_grids(&ctx);
 	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);

@@ -28,7 +28,7 @@ struct run_options {
 	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
 	int cpu_count;
 	double duration_s;
-	double noise_s;
+	double noise_s;		/* 0: as long as the longest window planned (at least 1 s) */
 	double probe_s;		/* each regime-probe window; 0 skips the probe */
 	int repeat;
 	char output[PATH_MAX];

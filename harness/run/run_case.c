@@ -173,18 +173,29 @@ static json_object *lead_in_json(const struct lead_writes *w, uint64_t start_ns)
 
 /*
  * CPU time that tasks other than the window's took on the measured CPU while it ran: the
- * CPU's busy time less what the tasks placed there used (their whole lives: set-up included).
+ * CPU's busy time between the window's edges less what the tasks placed there used in it.
  * Other CFS tasks share "the rest" with the victim; this is what they took of it, measured
  * apart from the judged tasks. A task of the window that strayed onto the CPU counts as other.
+ * Without the edges' reads: the busy time around the whole window (set-up and tear-down in it)
+ * less the tasks' whole lives, which counts what ran there before and after as other too.
  */
-static double others_us(const struct run_ctx *ctx, int count, uint64_t busy_ns)
+static double others_us(const struct run_ctx *ctx, int count, const struct window_busy *edges, uint64_t busy_ns)
 {
 	double ours = 0;
 
-	/* Their whole lives: the window's part (rusage_cpu_ns) and what came before it. */
-	for (int i = 0; i < count; i++)
-		if (ctx->shm->task[i].config.cpu == ctx->opt->cpu)
-			ours += (double)(ctx->shm->task[i].rusage_cpu_ns + ctx->shm->task[i].cpu_at_start_ns);
+	for (int i = 0; i < count; i++) {
+		const struct task_record *t = &ctx->shm->task[i];
+
+		if (t->config.cpu != ctx->opt->cpu)
+			continue;
+		if (edges->known)
+			/* Its own figure over the window where it keeps one, else the kernel's since the start. */
+			ours += (double)(t->last_ns && t->cpu_ns ? t->cpu_ns : t->rusage_cpu_ns);
+		else
+			ours += (double)(t->rusage_cpu_ns + t->cpu_at_start_ns);
+	}
+	if (edges->known)
+		busy_ns = edges->at_end_ns - edges->at_start_ns;
 	return fmax(0, ((double)busy_ns - ours) / 1000.0);
 }
 
@@ -215,6 +226,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		bool irqs_known = cpu_timer_interrupts(ctx->opt->cpu, &irqs_before);
 		uint64_t busy_before = 0, busy_after = 0;
 		bool busy_known = cpu_busy_ns(ctx->opt->cpu, &busy_before);
+		struct window_busy edges = { .cpu = ctx->opt->cpu };
 
 		/*
 		 * Shortening the RT period does not re-arm the kernel's period timer: a queue
@@ -222,7 +234,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		 * may wait that long.
 		 */
 		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9),
-				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, why, why_len);
+				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, &edges, why, why_len);
 		trace_window_end(ctx->trace);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
@@ -230,7 +242,8 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		irqs_known &= cpu_timer_interrupts(ctx->opt->cpu, &irqs_after);
 		ctx->last_timer_irqs = irqs_known ? (double)(irqs_after - irqs_before) : -1;
 		busy_known &= cpu_busy_ns(ctx->opt->cpu, &busy_after);
-		ctx->last_others_us = busy_known ? others_us(ctx, count, busy_after - busy_before) : -1;
+		edges.known &= busy_known;
+		ctx->last_others_us = busy_known ? others_us(ctx, count, &edges, busy_after - busy_before) : -1;
 	}
 	/* Put the knobs back after every window: the system runs with its own values in between. */
 	if (p && !knobs_apply(&ctx->before, &ctx->floor)) {
@@ -376,6 +389,9 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		c->rttime_hard_us = (uint64_t)scenario_param(t, "rttime_hard_us", 0);
 		c->may_be_killed = c->rttime_hard_us > 0;
 		switch (t->role) {
+		case ROLE_VICTIM:
+			c->early_ns = (uint64_t)(scenario_param(t, "running_before_ms", 0) * 1e6);
+			break;
 		case ROLE_PROBE:
 			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
 			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);

@@ -36,6 +36,7 @@ struct run_ctx {
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
 	bool noise_remeasured;	/* the noise floor was measured again once, for a hollow check */
+	double noise_s;		/* the noise floor's window: --noise-seconds, or the longest window planned */
 };
 
 /* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */

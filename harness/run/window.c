@@ -1,4 +1,5 @@
 #include "window.h"
+#include "cpu_stat.h"
 #include "guardian.h"
 #include "signals.h"
 #include "task.h"
@@ -34,9 +35,11 @@ void window_shm_destroy(struct window_shm *shm)
 		munmap(shm, sizeof(*shm));
 }
 
+#define POLL_NS 5000000ull	/* the harness's poll while the tasks run */
+
 static void short_sleep(void)
 {
-	const struct timespec ts = { .tv_nsec = 5000000 };
+	const struct timespec ts = { .tv_nsec = POLL_NS };
 
 	nanosleep(&ts, NULL);
 }
@@ -174,6 +177,38 @@ static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t
 	}
 }
 
+/* Reads the CPU's busy time once the next window edge (start, then end) has passed. */
+static void busy_at_edge(const struct window_shm *shm, struct window_busy *busy, int *next)
+{
+	uint64_t edge, now, v = 0;
+
+	if (!busy || *next > 1)
+		return;
+	edge = *next == 0 ? shm->start_ns : shm->end_ns;
+	now = now_ns();
+	if (now < edge)
+		return;
+	busy->known = (*next == 0 || busy->known) && cpu_busy_ns(busy->cpu, &v);
+	*(*next == 0 ? &busy->at_start_ns : &busy->at_end_ns) = v;
+	if (now - edge > busy->late_ns)
+		busy->late_ns = now - edge;
+	(*next)++;
+}
+
+/* The poll's sleep, cut short at the next window edge so its busy time is read on time. */
+static void sleep_to_next_poll(const struct window_shm *shm, const struct window_busy *busy, int next)
+{
+	uint64_t wake = now_ns() + POLL_NS;
+
+	if (busy && next <= 1) {
+		uint64_t edge = next == 0 ? shm->start_ns : shm->end_ns;
+
+		if (edge < wake)
+			wake = edge;
+	}
+	sleep_until_ns(wake);
+}
+
 /* The lead-in's knob changes that are due; false after saying why when one failed. */
 static bool lead_steps_due(const struct window_shm *shm, struct window_lead *lead, int *next, char *why,
 			   size_t why_len)
@@ -187,15 +222,17 @@ static bool lead_steps_due(const struct window_shm *shm, struct window_lead *lea
 }
 
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
-			      uint64_t duration_ns, uint64_t period_ns, struct window_lead *lead, char *why,
-			      size_t why_len)
+			      uint64_t duration_ns, uint64_t period_ns, struct window_lead *lead,
+			      struct window_busy *busy, char *why, size_t why_len)
 {
 	const uint64_t setup_timeout_ns = SETUP_MARGIN_NS + period_ns;
 	pid_t pids[TASKS_MAX] = { 0 }, pgid = 0;
 	enum window_status status;
 	uint64_t deadline, lead_ns = lead ? lead->span_ns : 0;
-	int err, alive, next_step = 0;
+	int err, alive, next_step = 0, next_edge = 0;
 
+	if (busy)
+		*busy = (struct window_busy){ .cpu = busy->cpu };
 	if (count < 1 || count > TASKS_MAX) {
 		snprintf(why, why_len, "task count %d outside 1..%d", count, TASKS_MAX);
 		return WINDOW_TASK_FAILED;
@@ -255,7 +292,8 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 			kill_all(pgid, pids, count);
 			return WINDOW_OVERRUN;
 		}
-		short_sleep();
+		busy_at_edge(shm, busy, &next_edge);
+		sleep_to_next_poll(shm, busy, next_edge);
 	}
 	for (int i = 0; i < count; i++)
 		if (atomic_load(&shm->task[i].state) != TASK_DONE && !shm->task[i].config.may_be_killed) {

@@ -34,15 +34,28 @@ struct window_lead {
 };
 
 /*
+ * The measured CPU's busy time (cpuacct) read as the window starts and as it ends: what
+ * tasks other than the window's took on it is that less the tasks' own time in the window,
+ * free of what ran there during set-up and after the end (PREEMPT_RT's starved kernel
+ * threads catch up then).
+ */
+struct window_busy {
+	int cpu;
+	bool known;
+	uint64_t at_start_ns, at_end_ns;	/* cpuacct busy time of the CPU */
+	uint64_t late_ns;			/* the later of the two reads after its edge */
+};
+
+/*
  * Runs `count` tasks for `duration_ns`; they must be at the start barrier within 3 s and
  * period_ns, the longest RT period in force (an RT task cannot set itself up while its CPU's
  * RT queue is throttled), and end within a period and 2 s of the window end; an RT task
  * still there a period and 0.5 s after it is moved to SCHED_OTHER (the kernel never gave it
  * its runtime back). Tasks share one process group, which is given to the guardian so it can
- * kill them if the harness dies.
+ * kill them if the harness dies. busy (may be NULL) is read at the window's edges.
  */
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
-			      uint64_t duration_ns, uint64_t setup_timeout_ns, struct window_lead *lead, char *why,
-			      size_t why_len);
+			      uint64_t duration_ns, uint64_t setup_timeout_ns, struct window_lead *lead,
+			      struct window_busy *busy, char *why, size_t why_len);
 
 #endif

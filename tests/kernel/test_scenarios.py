@@ -266,3 +266,33 @@ def test_probe_phase_puts_wakeups_on_the_grid():
     for w in lat["worst"]:
         intended = r["window_start_ns"] + w["at_ms"] * 1e6
         assert abs(intended % 1e6 - 500000) < 1000, (r["window_start_ns"], w)
+
+
+def test_others_us_counts_only_what_other_tasks_took_inside_the_window():
+    """A CFS spinner of the test's own on the measured CPU: beside the throttled hog it gets the
+    period's rest, 5% of the window, and others_us says so; outside the window (set-up, the
+    settle after it) it has the whole CPU, which others_us must not count."""
+    import subprocess
+    import time
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-others-"), "r.json")
+    spinner = subprocess.Popen(["taskset", "-c", "1", "/usr/bin/python3", "-c", "while True: pass"],
+                               stdin=subprocess.DEVNULL)
+    try:
+        time.sleep(0.2)
+        proc = rtt.run(["run", "--quiet", "--scenario", "regime", "--policy", "default", "--probe-seconds", "0",
+                        "--noise-seconds", "0.5", "--output", out])
+    finally:
+        spinner.kill()
+        spinner.wait()
+    doc = rtt.load(out)
+    res = rtt.result(doc, "regime", "default")
+    window_us = res["window_s"] * 1e6
+    tick_us = doc["kernel_model"]["predicted"]["tick_us"]
+    rest_us = window_us * (1 - res["policy"]["runtime_us"] / res["policy"]["period_us"])
+    # The rest recurs every period, so whole periods of window hold it whatever their phase;
+    # two ticks at each edge (a throttle found at a tick, the harness's read of the edge).
+    slack_us = 4 * tick_us
+    assert abs(res["others_us"] - rest_us) <= slack_us, \
+        f"others_us {res['others_us']:.0f} us, the spinner's share of the window {rest_us:.0f} +- {slack_us:.0f} us" \
+        f" (exit {proc.returncode})"
