@@ -961,6 +961,34 @@ TEST(lone_hog_without_rt_groups_is_not_throttled)
 	      "6.1-rt lone hog: %s expects %g, %d fail", regime_name(sj.limiter.regime), c ? c->expected : -1,
 	      failed_checks(sj.checks, n));
 
+	/*
+	 * 6.18 host: a task woken on the hog's CPU took 18 ms of a period's rest before the
+	 * throttle (the fair server serves it), which then idled the CPU 31.6 ms: the promise
+	 * holds, the longest gap is shorter than the slot by what the other took. With no other
+	 * task there the same gap is a throttle cut short, and one beyond the slot fails either way.
+	 */
+	{
+		const char *const shortened[] = {
+			"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 2, \"gap_max_us\": 31612,"
+			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+		};
+		const char *const too_long[] = {
+			"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 2, \"gap_max_us\": 70000,"
+			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+		};
+
+		sj_others_us = 18400;
+		n = scenario_judge("regime.json", &k618, 0, shortened);
+		CHECK(failed_checks(sj.checks, n) == 0, "6.18, 18 ms to another task: a 31.6 ms throttle fails (%d)",
+		      failed_checks(sj.checks, n));
+		n = scenario_judge("regime.json", &k618, 0, too_long);
+		c = find_check(sj.checks, n, "hog", "gap_max_us");
+		CHECK(failed_checks(sj.checks, n) == 1 && c && !c->passed, "6.18: a 70 ms throttle passes");
+		sj_others_us = 0;
+		n = scenario_judge("regime.json", &k618, 0, shortened);
+		CHECK(failed_checks(sj.checks, n) == 1, "6.18, nothing else there: a 31.6 ms throttle passes");
+	}
+
 	/* The regime probe saw the same on the 6.12 guest: it agrees with the model. */
 	kernel_model_predict(&k612, &sj.km);
 	memset(&o, 0, sizeof(o));
