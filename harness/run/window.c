@@ -188,7 +188,8 @@ static void busy_at_edge(const struct window_shm *shm, struct window_busy *busy,
 	now = now_ns();
 	if (now < edge)
 		return;
-	busy->known = (*next == 0 || busy->known) && cpu_busy_ns(busy->cpu, &v);
+	/* Known only once both edges were read: tasks may all end before the end edge is polled. */
+	busy->known = (*next == 0 || busy->known) && cpu_busy_ns(busy->cpu, &v) && (*next == 0 || v >= busy->at_start_ns);
 	*(*next == 0 ? &busy->at_start_ns : &busy->at_end_ns) = v;
 	if (now - edge > busy->late_ns)
 		busy->late_ns = now - edge;
@@ -295,6 +296,9 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 		busy_at_edge(shm, busy, &next_edge);
 		sleep_to_next_poll(shm, busy, next_edge);
 	}
+	busy_at_edge(shm, busy, &next_edge);	/* the tasks may all have ended just before the end edge */
+	if (busy && next_edge < 2)
+		busy->known = false;
 	for (int i = 0; i < count; i++)
 		if (atomic_load(&shm->task[i].state) != TASK_DONE && !shm->task[i].config.may_be_killed) {
 			snprintf(why, why_len, "task %s ended without finishing its window%s%s", shm->task[i].config.name,
