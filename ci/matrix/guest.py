@@ -25,6 +25,9 @@ BUSYBOX = "/bin/busybox"
 # move the kernel to a clock that costs a system call a read, which slows every measuring loop
 # ~15x halfway through a run. QEMU derives the TSC of all vCPUs from one host clock.
 APPEND = "console=ttyS0 panic=-1 quiet tsc=reliable"
+# A kernel message the console printed into a frame's line (printk does not wait for a line's
+# end: "IC[  119.449516] Disabling IRQ #4" on Debian's 6.12-rt): the line goes on in the next.
+KERNEL_MESSAGE = re.compile(r"\[\s*\d+\.\d{6}\] .*$")
 FRAME_BEGIN = re.compile(r"^RTT-MATRIX-BEGIN (\S+) (\d+) ([0-9a-f]{64})$")
 FRAME_DONE = re.compile(r"^RTT-MATRIX-DONE (-?\d+)$")
 TERMINAL_CODES = re.compile(r"\x1b(?:c|\[[0-9;?]*[A-Za-z])")  # the firmware clears the screen
@@ -203,7 +206,7 @@ class Console:
                 self.frame = None
                 self.finish(name, size, digest, body)
             else:
-                body.append(line.strip())
+                body.append(KERNEL_MESSAGE.sub("", line).strip())
             return
         m = FRAME_BEGIN.match(line)
         if m:

@@ -146,12 +146,16 @@ def test_console_framing_and_checksum():
     import hashlib
     body = base64.b64encode(good).decode()
     digest = hashlib.sha256(good).hexdigest()
+    # c.json: a kernel message printed into the middle of a line, the line going on in the next.
     script = (f"echo 'matrix-guest: up'; echo 'RTT-MATRIX-BEGIN a.json {len(good)} {digest}'; echo '{body}';"
               f"echo 'RTT-MATRIX-END a.json'; echo 'RTT-MATRIX-BEGIN b.json {len(good)} {digest}';"
-              f"echo '{body[:-4]}AAAA'; echo 'RTT-MATRIX-END b.json'; echo 'RTT-MATRIX-DONE 0'")
+              f"echo '{body[:-4]}AAAA'; echo 'RTT-MATRIX-END b.json';"
+              f"echo 'RTT-MATRIX-BEGIN c.json {len(good)} {digest}'; echo '{body[:2]}[  119.449516] Disabling IRQ #4';"
+              f"echo '{body[2:]}'; echo 'RTT-MATRIX-END c.json'; echo 'RTT-MATRIX-DONE 0'")
     console, status, _ = _play(guest, script, 20, 20)
     assert status is None and console.done == 0, (status, console.done)
     assert console.files.get("a.json") == good, console.files
+    assert console.files.get("c.json") == good, (console.files, console.bad)
     assert "b.json" not in console.files and console.bad and "b.json" in console.bad[0], console.bad
 
 
