@@ -187,9 +187,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/scenarios/,$(notdir $(SCENARIO_FILES)))
 	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
-# A statically linked binary for a bare initramfs (the kernel matrix boots Debian kernels with
-# only busybox and this): build-static/rtthrottle. json-c, libnuma and zlib all ship static
-# archives on Debian; the binary needs nothing else at run time but the scenario files.
+# A statically linked binary for a bare initramfs: build-static/rtthrottle, without libtracefs
+# (make matrix, lava and mutants ship build/rtthrottle with the libraries ldd lists instead, so
+# guests have the sched_switch trace). json-c, libnuma and zlib all ship static archives on
+# Debian; the binary needs nothing else at run time but the scenario files.
 STATIC_BUILD := build-static
 .PHONY: static clean-static
 static:
@@ -206,19 +207,19 @@ clean-static:
 # /tmp/rtt-machine.lock for each guest. MATRIX_ARGS go to ci/matrix/matrix.py (see its --help),
 # e.g. MATRIX_ARGS="--kernels 6.1,6.12 -- --suite debate".
 .PHONY: matrix
-matrix: deps static
+matrix: deps all
 	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)
 
 # LAVA: ci/lava/qemu-job.yaml.in run by lava-run (lava-dispatcher, no server) on the qemu device
 # ci/lava/qemu-device.yaml: a Debian kernel (as make matrix caches it) boots with a busybox
-# ramdisk holding the static rtthrottle, lava-test-shell runs ci/lava/rtthrottle.yaml (the quick
+# ramdisk holding rtthrottle and cyclictest with their libraries, lava-test-shell runs ci/lava/rtthrottle.yaml (the quick
 # suite) and ci/lava/lava.py checks LAVA's results against the KTAP; results/lava/<UTC time>/.
 # LAVA_ARGS go to ci/lava/lava.py (see its --help), e.g. LAVA_ARGS="--image
 # /var/cache/rtthrottle-kernels/images/KEY" for a kernel built from source, or --no-lock under
 # flock /tmp/rtt-machine.lock. The job clones this repository's committed HEAD for the test
 # definition. `make lava-validate` only validates the job (lava-run --validate).
 .PHONY: lava lava-validate
-lava: deps static
+lava: deps all
 	$(PYTHON) ci/lava/lava.py $(LAVA_ARGS)
 
 lava-validate: deps
@@ -235,12 +236,12 @@ lava-validate: deps
 deps-kernel:
 	ci/install-deps.sh --kernel-build
 
-mutants: deps deps-kernel static
+mutants: deps deps-kernel all
 	$(PYTHON) ci/mutants/run.py --unmodified-runs 3 $(MUTANTS_ARGS)
 
 # The CI runs .ci/run under the machine lock (as make test's kernel tests need): no second flock.
 MUTANTS_CI_PATCH := ci/mutants/rt-throttle-never-set.patch
 MUTANTS_CI_LOCK  ?= --no-lock
-mutants-ci: deps deps-kernel static
+mutants-ci: deps deps-kernel all
 	$(PYTHON) ci/mutants/run.py $(MUTANTS_CI_LOCK) --patch $(MUTANTS_CI_PATCH) \
 		-- --scenario fifo-hog-share --policy default,half

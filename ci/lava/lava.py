@@ -5,8 +5,8 @@ server) against the device ci/lava/qemu-device.yaml, and checks what LAVA record
 1. Kernel: a Debian package (--kernel SERIES:FLAVOUR, default 6.1:amd64, fetched and cached as
    `make matrix` does) or a kernel built from source (--image DIR: a folder of
    /var/cache/rtthrottle-kernels/images/ with bzImage and config-<release>).
-2. Ramdisk: the matrix initramfs (busybox, static rtthrottle, scenarios, the kernel's config)
-   without arguments, so its init gives LAVA a shell on the console.
+2. Ramdisk: the matrix initramfs (busybox, rtthrottle and cyclictest with their libraries,
+   scenarios, the kernel's config) without arguments, so its init gives LAVA a shell on the console.
 3. Job: the template's @FIELDS@ filled in with file:// URLs of the kernel, the ramdisk and this
    repository (its committed HEAD: LAVA clones it for the test definition).
 4. lava-run under flock /tmp/rtt-machine.lock (--no-lock when the caller holds it), with a deadline.
@@ -62,8 +62,9 @@ def parse_args(argv):
     p.add_argument("--suite", default="quick", help="suite the guest runs (default quick)")
     p.add_argument("--scenarios", default="", help="comma-separated scenarios instead of the suite")
     p.add_argument("--duration", default="3", help="seconds a window (default 3)")
-    p.add_argument("--binary", default=os.path.join(ROOT, "build-static", "rtthrottle"),
-                   help="static rtthrottle for the ramdisk (make static)")
+    p.add_argument("--binary", default=guest.DEFAULT_BINARY,
+                   help="rtthrottle for the ramdisk (default build/rtthrottle: make; with the libraries "
+                        "ldd lists, and cyclictest with its own)")
     p.add_argument("--cache", default="/var/cache/rtthrottle-matrix", help="Debian kernel packages")
     p.add_argument("--out", help="output folder (default results/lava/<UTC time>)")
     p.add_argument("--timeout", type=int, default=1500, help="seconds for lava-run in all (default 1500)")
@@ -78,7 +79,7 @@ def parse_args(argv):
     if args.image and not os.path.isfile(os.path.join(args.image, "bzImage")):
         p.error(f"--image {args.image}: no bzImage there")
     if not args.validate and not os.path.isfile(args.binary):
-        p.error(f"{args.binary}: no static rtthrottle (make static)")
+        p.error(f"{args.binary}: no rtthrottle binary (make)")
     return args
 
 

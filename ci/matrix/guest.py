@@ -21,6 +21,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MACHINE_LOCK = "/tmp/rtt-machine.lock"
 BUSYBOX = "/bin/busybox"
+# The host's own build (libtracefs: the checks against the sched_switch trace) and rt-tests'
+# cyclictest (cyclictest-crosscheck) go into the guest with the libraries ldd lists for them.
+DEFAULT_BINARY = os.path.join(ROOT, "build", "rtthrottle")
+CYCLICTEST = "cyclictest"
+LDD_LINE = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)$")
 # tsc=reliable: under TCG the clocksource watchdog may find the emulated TSC unstable mid-run and
 # move the kernel to a clock that costs a system call a read, which slows every measuring loop
 # ~15x halfway through a run. QEMU derives the TSC of all vCPUs from one host clock.
@@ -111,16 +116,44 @@ def cpio(stage, out):
                        stdout=f, check=True)
 
 
+def shared_libraries(binary):
+    """The libraries ldd lists for binary, as the paths the loader finds them at (the loader
+    itself included); none for a static binary."""
+    proc = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:       # "not a dynamic executable"
+        return []
+    return [m.group(1) for m in (LDD_LINE.search(line.strip()) for line in proc.stdout.splitlines()) if m]
+
+
+def install(stage, binary, dest):
+    """binary at dest in stage, and every library it needs at the path ldd names (a symbolic
+    link's target copied under the link's name); returns the libraries."""
+    shutil.copy(binary, os.path.join(stage, dest.lstrip("/")))
+    libs = shared_libraries(binary)
+    for lib in libs:
+        where = os.path.join(stage, lib.lstrip("/"))
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        shutil.copyfile(os.path.realpath(lib), where)
+        os.chmod(where, 0o755)
+    return libs
+
+
 def base_initramfs(work, binary, rtt_args, config=None):
-    """busybox, the init, the static rtthrottle, its scenarios and the arguments to run it with
-    (None: none, the init gives the console a shell); with config, the kernel's config as
-    /boot/<its name> in the same archive (one archive: LAVA unpacks only the first)."""
+    """busybox, the init, rtthrottle (static, or dynamic with its libraries), cyclictest when the
+    host has it, the scenarios and the arguments to run it with (None: none, the init gives the
+    console a shell); with config, the kernel's config as /boot/<its name> in the same archive
+    (one archive: LAVA unpacks only the first)."""
     stage = os.path.join(work, "initramfs")
     shutil.rmtree(stage, ignore_errors=True)
     for d in ("bin", "dev", "proc", "sys", "run", "tmp", "etc", "root", "boot", "usr/share/rtthrottle"):
         os.makedirs(os.path.join(stage, d))
     shutil.copy(BUSYBOX, os.path.join(stage, "bin", "busybox"))
-    shutil.copy(binary, os.path.join(stage, "bin", "rtthrottle"))
+    libs = install(stage, binary, "/bin/rtthrottle")
+    cyclictest = shutil.which(CYCLICTEST)
+    if cyclictest:
+        libs += install(stage, cyclictest, "/bin/cyclictest")
+    log(f"initramfs: {binary} ({'dynamic' if libs else 'static'}), "
+        f"{'cyclictest' if cyclictest else 'no cyclictest (rt-tests not installed)'}, {len(set(libs))} libraries")
     shutil.copy(os.path.join(HERE, "init"), os.path.join(stage, "init"))
     shutil.copytree(os.path.join(ROOT, "workloads", "scenarios"),
                     os.path.join(stage, "usr", "share", "rtthrottle", "scenarios"))

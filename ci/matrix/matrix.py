@@ -6,7 +6,7 @@ matching linux-image package with apt-get (cached in --cache), or, for a kernel 
 `label series source:CONFIG [PATCH...]`, builds Debian's linux-source-<series> with the config
 fragments ci/kconfig/base.config + CONFIG.config and the patches (cached in --kernel-cache by
 source version, fragment and patch hashes), boots it under QEMU with a
-busybox initramfs holding a static rtthrottle, runs `rtthrottle run` inside and brings the
+busybox initramfs holding rtthrottle and cyclictest with their libraries, runs `rtthrottle run` inside and brings the
 results back over the serial console (framed, sha256-checked). Writes into --out/<run>/:
 <label>.json (the guest's results file), <label>.console.log, matrix.json (per kernel: package,
 status, guest facts, figures, failed checks), table.txt and matrix.png.
@@ -48,8 +48,9 @@ def add_guest_options(p, out_default):
                    help="boots more after a boot failure (default 1: the emulator now and then crashes a kernel "
                         "while it patches its own code at boot); every attempt is recorded")
     p.add_argument("--no-lock", action="store_true", help="do not take /tmp/rtt-machine.lock (the caller holds it)")
-    p.add_argument("--binary", default=os.path.join(guest.ROOT, "build-static", "rtthrottle"),
-                   help="static rtthrottle for the guests (default build-static/rtthrottle: make static)")
+    p.add_argument("--binary", default=guest.DEFAULT_BINARY,
+                   help="rtthrottle for the guests (default build/rtthrottle: make; it goes in with the "
+                        "libraries ldd lists; a static one, make static, has no sched_switch trace)")
     p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
 
 
@@ -203,7 +204,7 @@ def main(argv):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     kernels = read_list(args.list, args.kernels)
     if not os.access(args.binary, os.X_OK):
-        raise SystemExit(f"matrix: {args.binary}: no static rtthrottle (make static)")
+        raise SystemExit(f"matrix: {args.binary}: no rtthrottle binary (make)")
     run = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     run_dir = os.path.join(args.out, run)
     os.makedirs(os.path.join(run_dir, "work"))

@@ -4,16 +4,19 @@
 Builds Debian's linux-source kernel (--series, default 6.12) with the config fragments
 ci/kconfig/base.config + <--config>.config, once unmodified and once per mutant patch
 (ci/mutants/*.patch, or the --patch files), boots each under QEMU like `make matrix` and runs
-`rtthrottle run` inside (default: the quick suite). A mutant is caught when its run fails a
-check or ends in an error, the regime probe disagrees with the model, its run does not finish
-while the unmodified kernel's did, or `rtthrottle compare` of the unmodified kernel's results
-(same run) against the mutant's reports a regression. Writes into --out/<UTC time>/: each
+`rtthrottle run` inside (default: the quick suite). A mutant is caught by a finding (a failed
+check of a judged result, or a metric `rtthrottle compare` of the first unmodified run against
+the mutant calls regressed, beyond the spread between the unmodified runs) that no unmodified
+run shows; the rule needs --unmodified-runs 3 or more (ci/mutants/judge.py). A finding on an
+unmodified run is a false alarm. Timeouts, boot failures and results in error are reported as
+run problems and never catch. Each patch's `Checks:` header names the checks its Promise maps
+to, and the table says whether a catch is one of them. Writes into --out/<UTC time>/: each
 guest's results (<label>.json), console log and compare table (<label>.compare.json), and
-table.txt and table.json: per mutant whether it was caught and by what, and the unmodified
-kernel's verdict.
+table.txt and table.json: the false alarms, per mutant whether it was caught and by what.
 
-Exit status: 0 the unmodified kernel passed and every mutant was caught, 1 otherwise, 2 bad
-usage (a missing patch, no static rtthrottle). Builds are cached in --kernel-cache (by source
+Exit status: 0 every unmodified run finished without a false alarm and every mutant was caught,
+1 otherwise, 2 bad usage (a missing patch, no rtthrottle binary). --build-only builds (or finds
+cached) every kernel and boots nothing, so builds can run pinned and niced apart from the guests. Builds are cached in --kernel-cache (by source
 version, fragments and patch); guests run one at a time under flock /tmp/rtt-machine.lock
 (--no-lock when the caller holds it). Progress on stderr.
 """
@@ -30,15 +33,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "matrix"))
+sys.path.insert(0, HERE)
 import guest  # noqa: E402
+import judge  # noqa: E402
 import kbuild  # noqa: E402
 import matrix  # noqa: E402
 import summary  # noqa: E402
 
 BASE_LABEL = "unmodified"
-HEADER_FIELD = re.compile(r"^(Mutant|Breaks|Promise|Shape|Against):\s*(.*)$")
-FINISHED = ("ok",)                 # statuses of a guest whose run was judged
-NOT_BOOTED = ("build-failure", "boot-failure")
+HEADER_FIELD = re.compile(r"^(Mutant|Breaks|Promise|Shape|Against|Checks):\s*(.*)$")
 
 
 def log(msg):
@@ -49,8 +52,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="ci/mutants/run.py", description=__doc__.split("\n\n")[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Arguments after -- go to `rtthrottle run` in every guest "
-                                       "(default: --suite quick). Exit status: 0 the unmodified kernel passed "
-                                       "and every mutant was caught, 1 otherwise, 2 bad usage.")
+                                       "(default: --suite quick). Exit status: 0 no false alarm and every "
+                                       "mutant caught, 1 otherwise, 2 bad usage.")
     p.add_argument("--patch", action="append", metavar="FILE",
                    help="a mutant patch (repeat for more; default: every ci/mutants/*.patch)")
     p.add_argument("--series", default="6.12", help="linux-source-<series> to build (default 6.12)")
@@ -61,8 +64,12 @@ def parse_args(argv):
                    help="judge an earlier run's folder again (after a change to the judging or to compare's "
                         "rules): rewrites its table.txt and table.json; builds and boots nothing")
     p.add_argument("--unmodified-runs", type=int, default=1, metavar="N",
-                   help="boot the unmodified kernel N times (default 1): it must pass every run, so a "
-                        "check that fails now and then on a good kernel shows up as a false alarm")
+                   help="boot the unmodified kernel N times (default 1; the rule needs 3): a finding on any "
+                        "of them is a false alarm and catches nothing, and their spread is what a compare "
+                        "regression must exceed")
+    p.add_argument("--build-only", action="store_true",
+                   help="build (or find cached) the unmodified kernel and every mutant, boot nothing; e.g. "
+                        "under `taskset -c 0 nice -n 19` with --jobs 1 before the guests run")
     matrix.add_guest_options(p, os.path.join(guest.ROOT, "results", "mutants"))
     args = p.parse_args(argv)
     matrix.check_guest_options(p, args)
@@ -109,7 +116,7 @@ def header(path):
     return fields
 
 
-# --- judging ------------------------------------------------------------------------------------
+# --- judging (the rule: judge.py) -----------------------------------------------------------------
 
 def load(path):
     try:
@@ -119,97 +126,14 @@ def load(path):
         return None
 
 
-def check_failures(doc):
-    """'case: task.metric measured M, expected ...' for each failed check (and 'case:
-    task.metric not measured' in a failed result: the signal never came), and 'case: error:
-    why' for each result that is an error, as two lists."""
-    found = summary.failed_checks(doc)
-    errors = [f for f in found if ": error: " in f]
-    fails = [f for f in found if ": error: " not in f]
-    for r in doc.get("results") or []:
-        if r.get("verdict") == "fail":
-            case = f"{r.get('scenario')}.{(r.get('policy') or {}).get('name')}"
-            seen = set()
-            for c in r.get("checks") or []:
-                name = f"{c.get('task')}.{c.get('metric')}"
-                if c.get("verdict") == "not-measured" and name not in seen:
-                    seen.add(name)
-                    fails.append(f"{case}: {name} not measured")
-    return fails, errors
-
-
-def regime_disagrees(doc):
-    model = doc.get("kernel_model") or {}
-    if model.get("agrees") is False:
-        observed = model.get("observed") or {}
-        return f"regime probe disagrees with the model: {observed.get('evidence') or observed}"
-    return None
-
-
-def compare_regressions(cmp_doc):
-    """'case task.metric base -> new (why)' for every regressed line of a compare --json table."""
-    out = []
-    for row in (cmp_doc or {}).get("rows") or []:
-        if row.get("verdict") == "regressed":
-            out.append(f"{row.get('case')} {row.get('task')}.{row.get('metric')} "
-                       f"{fmt(row.get('base_median'))} -> {fmt(row.get('new_median'))} {row.get('unit') or ''}".rstrip())
-    return out
-
-
-def fmt(value):
-    return "-" if value is None else f"{value:.4g}"
-
-
-def judge_base(entry, doc):
-    """The unmodified kernel's verdict: 'pass', or 'fail: why'."""
-    if entry.get("status") != "ok" or doc is None:
-        return f"fail: {entry.get('status')}: {entry.get('reason')}"
-    fails, errors = check_failures(doc)
-    why = fails + errors + ([regime_disagrees(doc)] if regime_disagrees(doc) else [])
-    return "pass" if not why else f"fail: {len(why)} finding(s): {why[0]}"
-
-
-def finding_key(text):
-    """What a finding is about ('case: task.metric' or 'case'), to match it across kernels."""
-    return text.split(" measured ")[0].split(" not measured")[0].split(": error: ")[0]
-
-
-def judge_mutant(entry, doc, cmp_status, cmp_doc, base_finished, base_doc=None, other_base_docs=()):
-    """Caught or not, and by what: {'caught': bool, 'by': {'checks': [...], 'errors': [...],
-    'regime': str|None, 'compare': [...], 'run': str|None, 'also_unmodified': [...]}}. A check
-    that failed (or a case that erred) on the unmodified kernel too catches nothing: it is
-    listed under also_unmodified."""
-    by = {"checks": [], "errors": [], "regime": None, "compare": [], "run": None, "also_unmodified": []}
-    status = entry.get("status")
-    if doc is not None:
-        by["checks"], by["errors"] = check_failures(doc)
-        by["regime"] = regime_disagrees(doc)
-    if base_doc is not None:
-        base_keys = {finding_key(f) for d in (base_doc, *other_base_docs) for found in check_failures(d) for f in found}
-        for key in ("checks", "errors"):
-            by["also_unmodified"] += [f for f in by[key] if finding_key(f) in base_keys]
-            by[key] = [f for f in by[key] if finding_key(f) not in base_keys]
-        if regime_disagrees(base_doc) and by["regime"]:
-            by["also_unmodified"].append(by["regime"])
-            by["regime"] = None
-    if cmp_status == 1:
-        by["compare"] = compare_regressions(cmp_doc)
-    if status not in FINISHED and status not in NOT_BOOTED and base_finished:
-        # The guest booted but its run did not finish (or sent nothing) while the unmodified
-        # kernel's did: a CI job would have failed.
-        by["run"] = f"{status}: {entry.get('reason')}"
-    caught = bool(by["checks"] or by["errors"] or by["regime"] or by["compare"] or by["run"])
-    return {"caught": caught, "by": by}
-
-
-def first_finding(judged):
-    by = judged["by"]
-    for key, label in (("checks", "check"), ("errors", "error"), ("compare", "compare"), ("regime", "regime"),
-                       ("run", "run")):
-        value = by[key]
-        if value:
-            return f"{label}: {value[0] if isinstance(value, list) else value}"
-    return "-"
+def run_verdict(entry, doc):
+    """One unmodified run: 'pass', or 'fail: why' (a finding on it is a false alarm)."""
+    problems = judge.run_problems(entry, doc)
+    found = judge.check_findings(doc)
+    if not problems and not found:
+        return "pass"
+    why = [f["text"] for f in found] + problems
+    return f"fail: {len(why)} finding(s) or problem(s): {why[0]}"
 
 
 def shares(doc):
@@ -236,31 +160,49 @@ def share_text(doc):
     return " ".join(parts) or "-"
 
 
+def finding_text(f):
+    return f"{f['source']}: {f['text']}" if f else "-"
+
+
 def table_text(doc):
-    """table.txt: the unmodified kernel's verdict, then one line per mutant and what caught it."""
+    """table.txt: the rule, the unmodified runs and their false alarms, then one line per mutant:
+    caught or not, by which finding, its tolerance, whether the Promise names it, run problems."""
     base = doc["unmodified"]
+    runs = [base] + base.get("again", [])
+    n = doc.get("unmodified_finished", 0)
     lines = [f"mutants run {doc['run']}: linux-source-{doc['series']} {doc.get('source_version') or ''}, "
              f"config {doc['config']}, rtthrottle run {' '.join(doc['rtthrottle_args'])}",
-             f"unmodified kernel: {base['verdict']} ({base['status']}"
-             + (f", {base['checks_passed']} checks passed" if base.get("checks_passed") is not None else "") + ")"
-             + "".join(f"; {a['label']}: {a.get('verdict', a.get('status'))}" for a in base.get("again", [])),
-             ""]
-    head = f"{'mutant':38} {'status':12} {'caught':6} {'checks':>6} {'cmp':>4}  {'fifo-hog-share hog/victim':26} first finding"
+             f"rule: caught = a failed check of a judged result, or a compare regression outside the spread of "
+             f"the unmodified runs, absent from every unmodified run; {n} unmodified run(s) finished"
+             + ("" if n >= judge.MIN_UNMODIFIED else
+                f" (the rule needs {judge.MIN_UNMODIFIED}: every catch below is provisional)"),
+             "unmodified kernel: " + "; ".join(f"{r.get('label', BASE_LABEL)}: {r.get('verdict')}" for r in runs)]
+    alarms = doc.get("false_alarms") or []
+    lines.append(f"false alarms (findings on the unmodified kernel): {len(alarms)}")
+    lines += [f"  {a['label']}: {a['source']}: {a['text'][:160]}" for a in alarms]
+    lines.append("")
+    head = (f"{'mutant':38} {'status':12} {'caught':6} {'promise':7} {'checks':>6} {'cmp':>4}  "
+            f"{'finding (the first the Promise names, else the first)':110} {'tolerance':40} run problems")
     lines += [head, "-" * len(head)]
-    lines.append(f"{'(unmodified)':38} {base['status']:12} {'-':6} {'-':>6} {'-':>4}  {base.get('shares') or '-':26} "
-                 f"{base['verdict']}")
     for m in doc["mutants"]:
-        by = m["by"]
-        lines.append(f"{m['name']:38} {m['status']:12} {'yes' if m['caught'] else 'NO':6} "
-                     f"{len(by['checks']) + len(by['errors']):>6} {len(by['compare']):>4}  {m.get('shares') or '-':26} "
-                     f"{m['first_finding'][:150]}")
-    caught = sum(m["caught"] for m in doc["mutants"])
-    lines += ["", f"{caught} of {len(doc['mutants'])} mutants caught; checks: failed checks and errors (not "
-              "counting those that failed on the unmodified kernel too); cmp: metrics `rtthrottle compare` calls "
-              "regressed against the unmodified kernel; hog/victim: CPU shares at d(efault), h(alf), u(nlimited)."]
-    for m in doc["mutants"]:
-        if not m["caught"]:
-            lines.append(f"  NOT CAUGHT {m['name']}: breaks: {m.get('breaks') or '?'}")
+        by, first = m["by"], m.get("first")
+        lines.append(f"{m['name']:38} {m['status']:12} {'yes' if m['caught'] else 'NO':6} {m['promise']:7} "
+                     f"{len(by['checks']):>6} {len(by['compare']):>4}  {finding_text(first)[:110]:110} "
+                     f"{((first or {}).get('tolerance') or '-')[:40]:40} {'; '.join(by['run'])[:100] or '-'}")
+    caught = [m for m in doc["mutants"] if m["caught"]]
+    promised = [m for m in caught if m["promise"] == "yes"]
+    missed = [m for m in doc["mutants"] if not m["caught"]]
+    lines += ["", f"{len(caught)} of {len(doc['mutants'])} mutants caught ({len(promised)} by a check their "
+              f"Promise names); {len(missed)} missed; {len(alarms)} false alarm(s). checks: failed checks not seen "
+              "on any unmodified run; cmp: compare regressions outside the unmodified runs' spread; promise: "
+              "whether a catch is one of the header's Checks; run problems (timeouts, boot failures, errors) "
+              "never catch."]
+    for m in missed:
+        lines.append(f"  MISSED {m['name']}: breaks: {m.get('breaks') or '?'}")
+    for m in caught:
+        if m["promise"] != "yes":
+            lines.append(f"  CAUGHT ELSEWHERE {m['name']}: none of its Checks ({', '.join(m.get('checks') or []) or '-'}) "
+                         "failed")
     return "\n".join(lines)
 
 
@@ -281,23 +223,26 @@ def guest_run(label, patches, args, run_dir, base_cpio):
 
 
 def judge_all(run_dir, doc, binary):
-    """Fills the unmodified kernel's verdict and each mutant's caught/by from the results files
-    in run_dir (compare runs again); returns the exit status."""
+    """Fills the verdict of each unmodified run, the false alarms and each mutant's caught/by
+    from the results files in run_dir (compare runs again: the first unmodified run against
+    the others and against each mutant); returns the exit status."""
     base_json = os.path.join(run_dir, f"{BASE_LABEL}.json")
     base = doc["unmodified"]
-    base_doc = load(base_json) if base.get("status") in ("ok", "incomplete") else None
-    base["verdict"] = judge_base(base, base_doc)
+    base.setdefault("label", BASE_LABEL)
+    runs, pairs = [], []
+    for r in [base] + base.get("again", []):
+        path = os.path.join(run_dir, f"{r['label']}.json")
+        rdoc = load(path) if r.get("status") in ("ok", "incomplete") else None
+        r["verdict"] = run_verdict(r, rdoc)
+        runs.append((r["label"], r, rdoc))
+        if r is not base and rdoc is not None and runs[0][2] is not None:
+            pairs.append((r["label"], compare(binary, base_json, path,
+                                              os.path.join(run_dir, f"{r['label']}.compare.json"))[1]))
+    base_doc = runs[0][2]
     base["shares"] = share_text(base_doc)
-    base_ok = base["verdict"] == "pass"
-    # Every further run of the unmodified kernel must pass too; what fails in any of them
-    # catches nothing when a mutant fails it.
-    others = []
-    for again in base.get("again", []):
-        again_doc = load(os.path.join(run_dir, f"{again['label']}.json")) if again.get("status") == "ok" else None
-        again["verdict"] = judge_base(again, again_doc)
-        base_ok &= again["verdict"] == "pass"
-        if again_doc is not None:
-            others.append(again_doc)
+    unmodified = judge.unmodified_summary(runs, pairs)
+    doc["unmodified_finished"] = unmodified["finished"]
+    doc["false_alarms"] = unmodified["false_alarms"]
     for m in doc["mutants"]:
         mut_json = os.path.join(run_dir, f"{m['name']}.json")
         mut_doc = load(mut_json) if os.path.exists(mut_json) else None
@@ -305,10 +250,14 @@ def judge_all(run_dir, doc, binary):
         if base_doc is not None and mut_doc is not None:
             cmp_status, cmp_doc, cmp_err = compare(binary, base_json, mut_json,
                                                    os.path.join(run_dir, f"{m['name']}.compare.json"))
-        judged = judge_mutant(m, mut_doc, cmp_status, cmp_doc, base.get("status") == "ok", base_doc, others)
+        patch = os.path.join(guest.ROOT, m.get("patch") or "")
+        if os.path.isfile(patch):
+            m["checks"] = judge.parse_checks(header(patch).get("Checks"))
+        judged = judge.judge_mutant(m, mut_doc, cmp_doc, unmodified, m.get("checks") or [])
         m.update(compare_exit=cmp_status, compare_error=cmp_err if cmp_status == 2 else None,
-                 shares=share_text(mut_doc), **judged, first_finding=first_finding(judged))
-    doc["exit"] = 0 if base_ok and all(m["caught"] for m in doc["mutants"]) else 1
+                 shares=share_text(mut_doc), **judged)
+    healthy = all(r.get("status") == "ok" for _, r, _ in runs) and not doc["false_alarms"]
+    doc["exit"] = 0 if healthy and all(m["caught"] for m in doc["mutants"]) else 1
     return doc["exit"]
 
 
@@ -333,13 +282,29 @@ def rejudge(run_dir, binary):
     return status
 
 
+def build_only(args):
+    """--build-only: every kernel of the run built or found in the cache; 1 when one fails."""
+    status = 0
+    for patches in [[]] + [[p] for p in args.patch]:
+        name = label_of(patches[0]) if patches else BASE_LABEL
+        try:
+            built = kbuild.build(args.series, args.config, patches, args.kernel_cache, args.jobs)
+            log(f"{name}: {'cached' if built['cached'] else 'built'} {built['key']}")
+        except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
+            log(f"{name}: build failure: {exc}")
+            status = 1
+    return status
+
+
 def main(argv):
     args = parse_args(argv)
     args.cache = matrix.DEFAULT_CACHE     # run_kernel's package cache: unused for source kernels
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
+    if args.build_only:
+        return build_only(args)
     if not os.access(args.binary, os.X_OK):
-        print(f"mutants: {args.binary}: no static rtthrottle (make static)", file=sys.stderr)
+        print(f"mutants: {args.binary}: no rtthrottle binary (make)", file=sys.stderr)
         return 2
     if args.rejudge:
         return rejudge(args.rejudge, args.binary)
@@ -359,13 +324,13 @@ def main(argv):
                           "build": base_entry.get("build"), "wall_s": base_entry.get("wall_s")},
            "mutants": []}
     base_doc = load(os.path.join(run_dir, f"{BASE_LABEL}.json"))
-    log(f"{BASE_LABEL}: {judge_base(base_entry, base_doc)}")
+    log(f"{BASE_LABEL}: {run_verdict(base_entry, base_doc)}")
     for n in range(2, args.unmodified_runs + 1):
         label = f"{BASE_LABEL}-{n}"
         entry = guest_run(label, [], args, run_dir, base_cpio)
         doc["unmodified"].setdefault("again", []).append(
             {"label": label, "status": entry.get("status"), "reason": entry.get("reason")})
-        log(f"{label}: {judge_base(entry, load(os.path.join(run_dir, f'{label}.json')))}")
+        log(f"{label}: {run_verdict(entry, load(os.path.join(run_dir, f'{label}.json')))}")
     for i, path in enumerate(args.patch, 1):
         label = label_of(path)
         log(f"[{i}/{len(args.patch)}] {label}")
@@ -373,6 +338,7 @@ def main(argv):
         fields = header(path)
         doc["mutants"].append({"name": label, "patch": os.path.relpath(os.path.abspath(path), guest.ROOT),
                                "breaks": fields.get("Breaks"), "promise": fields.get("Promise"),
+                               "checks": judge.parse_checks(fields.get("Checks")),
                                "status": entry.get("status"), "reason": entry.get("reason"),
                                "build": entry.get("build"), "wall_s": entry.get("wall_s")})
         mut_doc = load(os.path.join(run_dir, f"{label}.json"))

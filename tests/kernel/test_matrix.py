@@ -33,8 +33,8 @@ def _matrix():
             raise rtt.Skip(f"{tool} not installed (ci/install-deps.sh)")
     if not os.access("/bin/busybox", os.X_OK):
         raise rtt.Skip("busybox-static not installed (ci/install-deps.sh)")
-    build = subprocess.run(["make", "--no-print-directory", "static"], cwd=rtt.ROOT, capture_output=True, text=True)
-    assert build.returncode == 0, f"make static failed:\n{build.stderr[-2000:]}"
+    build = subprocess.run(["make", "--no-print-directory", "all"], cwd=rtt.ROOT, capture_output=True, text=True)
+    assert build.returncode == 0, f"make failed:\n{build.stderr[-2000:]}"
     out = tempfile.mkdtemp(prefix="rtt-matrix-")
     # The test runner holds the machine lock already: --no-lock. A 6.1 guest needs ~25 s.
     proc = subprocess.run(["/usr/bin/python3", os.path.join(rtt.ROOT, "ci", "matrix", "matrix.py"),
@@ -69,6 +69,11 @@ def test_guest_is_the_kernel_asked_for():
     assert kernel["hz"] == 250 and kernel["rt_group_sched"] is False, kernel
     assert doc["kernel_model"]["agrees"], doc["kernel_model"]["observed"]["evidence"]
     assert entry["guest"]["debugfs"] == "yes" and entry["guest"]["cgroup_cpu_v1"] == "yes", entry["guest"]
+    # The host's dynamic build with its libraries: the sched_switch trace is recorded in the guest.
+    assert entry["guest"]["tracefs"] == "yes" and entry["guest"]["rtthrottle_libs"] == "dynamic", entry["guest"]
+    share = next(r for r in doc["results"] if r["scenario"] == "fifo-hog-share")
+    traced = [c for c in share["checks"] if c.get("name") == "vs_trace"]
+    assert traced and all(c["verdict"] != "not-measured" for c in traced), traced
 
 
 def test_unlimited_starves_cfs_on_6_1():
@@ -137,6 +142,31 @@ def _play(guest, script, timeout_s, boot_timeout_s):
         proc.wait()
     assert time.monotonic() - start < max(timeout_s, boot_timeout_s) + 5, "the reader waited past its deadline"
     return console, status, reason
+
+
+def test_initramfs_holds_each_binary_with_the_libraries_ldd_lists():
+    if os.geteuid() != 0:
+        raise rtt.Skip("needs root (mknod for /dev/console)")
+    guest = _guest_module()
+    binary = os.path.join(rtt.ROOT, "build", "rtthrottle")
+    if not os.access(binary, os.X_OK) or not shutil.which("cpio"):
+        raise rtt.Skip("no build/rtthrottle (make) or no cpio")
+    libs = guest.shared_libraries(binary)
+    assert any("libjson-c" in lib for lib in libs) and any("ld-linux" in lib for lib in libs), libs
+    assert guest.shared_libraries("/bin/busybox") == [], "busybox-static listed libraries"
+    work = tempfile.mkdtemp(prefix="rtt-initramfs-")
+    try:
+        archive = guest.base_initramfs(work, binary, ["--scenario", "fifo-hog-share"])
+        names = subprocess.run(["cpio", "-it", "--quiet"], stdin=open(archive, "rb"), capture_output=True,
+                               text=True, check=True).stdout.split()
+        wanted = ["bin/rtthrottle", "init", "etc/rtthrottle-args"] + [lib.lstrip("/") for lib in libs]
+        cyclictest = shutil.which("cyclictest")
+        if cyclictest:
+            wanted += ["bin/cyclictest"] + [lib.lstrip("/") for lib in guest.shared_libraries(cyclictest)]
+        missing = [n for n in wanted if n not in names]
+        assert not missing, f"not in the initramfs: {missing}"
+    finally:
+        shutil.rmtree(work)
 
 
 def test_console_framing_and_checksum():
