@@ -182,6 +182,23 @@ void cyclictest_metrics_json(json_object *obj, const struct task_record *rec)
 	unlink(x->output);
 }
 
+bool cyclictest_probe_max_in_span_us(const struct task_record *probe, const struct task_record *cyclictest, double *out)
+{
+	const struct external_stats *x = &cyclictest->u.external;
+	uint64_t lag_ns;
+
+	if (!x->measuring_ns)
+		return false;
+	lag_ns = x->measuring_ns > cyclictest->first_ns ? x->measuring_ns - cyclictest->first_ns : 0;
+	/* Longest first: the first one at or after the lag is the span's longest. */
+	for (int i = 0; i < LONGEST_GAPS && probe->u.latency.worst[i].len_ns; i++)
+		if (probe->u.latency.worst[i].start_ns >= lag_ns) {
+			*out = probe->u.latency.worst[i].len_ns / 1e3;
+			return true;
+		}
+	return false;
+}
+
 const char *cyclictest_unsupported(const struct scenario *s)
 {
 	for (int i = 0; i < s->task_count; i++)

@@ -35,5 +35,11 @@ void cyclictest_configure(const struct scenario_task *t, struct task_config *c);
 void cyclictest_metrics_json(json_object *obj, const struct task_record *rec);
 /* Why the scenario cannot run here (it has a cyclictest task and cyclictest is missing), or NULL. */
 const char *cyclictest_unsupported(const struct scenario *s);
+/*
+ * The probe's longest wake-up from cyclictest's measuring start on (us), so both tools are
+ * compared over the same span; false when unknown (no start seen, or every one of the probe's
+ * kept worst wake-ups came before it).
+ */
+bool cyclictest_probe_max_in_span_us(const struct task_record *probe, const struct task_record *cyclictest, double *out);
 
 #endif

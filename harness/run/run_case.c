@@ -439,6 +439,27 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 	return add_copies(ctx, s, out, add_load_task(ctx, s, window_s, out, s->task_count));
 }
 
+/*
+ * cyclictest measures from its measuring thread's start on (start_lag_us into the window: its
+ * exec and mlockall, 50-80 ms in an emulated guest, at the probe's priority on the probe's
+ * CPU): the probe's longest wake-up over that same span, for the cross-check.
+ */
+static void cyclictest_span_metrics(const struct task_record *tasks, json_object *const *metrics, int count)
+{
+	for (int c = 0; c < count; c++) {
+		if (tasks[c].config.role != ROLE_CYCLICTEST)
+			continue;
+		for (int p = 0; p < count; p++) {
+			json_object *latency;
+			double max_us;
+
+			if (tasks[p].config.role == ROLE_PROBE && json_object_object_get_ex(metrics[p], "latency_us", &latency) &&
+			    cyclictest_probe_max_in_span_us(&tasks[p], &tasks[c], &max_us))
+				json_object_object_add(latency, "max_in_cyclictest_span", json_object_new_double(max_us));
+		}
+	}
+}
+
 static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, enum task_role role)
 {
 	if (role == ROLE_VICTIM)
@@ -684,6 +705,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		metrics[i] = metrics_to_json(rec, &m, role_metrics);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
 	}
+	cyclictest_span_metrics(ctx->shm->task, metrics, count);
 	promised = measure_promise(ctx, p, &limiter, count, metrics, &terms, &promise);
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
