@@ -148,9 +148,10 @@ void soak_print(FILE *out, const struct soak *s)
 		all.judged, all.failed, all.failed == 1 ? "" : "s", all.unjudged, all.not_measured, flagged);
 	fprintf(out, "margin: how far a judged value stayed from its bound, as a fraction of the tolerance\n"
 		     "(1 at the expected value, 0 at the bound, below 0 failed); p1 is the 1st percentile\n"
-		     "(the worst below 100 values); exact: judged with tolerance 0, no margin\n\n");
+		     "(the worst below 100 values); tol 0: judged with tolerance 0 (a setting read, a\n"
+		     "threshold), so no margin\n\n");
 	fprintf(out, "%-24s %4s %4s %4s %4s %4s %6s %6s %5s %5s %5s %7s %7s %7s  %s\n", "scenario", "res", "pass", "fail",
-		"unj", "err", "judged", "alarms", "unj", "n/m", "exact", "median", "p1", "worst", "worst check");
+		"unj", "err", "judged", "alarms", "unj", "n/m", "tol0", "median", "p1", "worst", "worst check");
 	for (int i = 0; i < s->scenario_count; i++) {
 		const struct soak_scenario *sc = &s->scenarios[i];
 
@@ -168,7 +169,7 @@ void soak_print(FILE *out, const struct soak *s)
 		fprintf(out, "%-36.36s %-40.40s %6d %6d %5d %5d", c->case_name, c->check, c->c.judged, c->c.failed,
 			c->c.unjudged, c->c.not_measured);
 		margin_cells(out, &c->m);
-		fprintf(out, "  %s\n", c->c.failed ? "FAIL" : soak_check_flagged(c) ? "NEAR" : (c->c.exact && !c->m.n ? "exact" : ""));
+		fprintf(out, "  %s\n", c->c.failed ? "FAIL" : soak_check_flagged(c) ? "NEAR" : (c->c.exact && !c->m.n ? "tol 0" : ""));
 	}
 	fprintf(out, "\nflagged (failed, or within %.0f%% of the bound): %d\n", 100 * SOAK_NEAR_MARGIN, flagged);
 	for (int i = 0; i < s->check_count; i++) {

@@ -92,12 +92,15 @@ def _figures(fn, *args):
 def test_share_is_judged_against_the_trace():
     def result(cpu_share, gap_total_us, steal_us=0):
         return {"scenario": "fifo-hog-share", "policy": {"name": "default"}, "verdict": "pass", "steal_us": steal_us,
-                "tasks": [{"name": "hog", "metrics": {"cpu_share": cpu_share, "window_s": 10.0}}],
-                "trace": {"status": "recorded", "hog_seen": True, "gap_total_us": gap_total_us,
+                "window_s": 10.0, "checks": [{"task": "hog", "metric": "cpu_share_periods"}],
+                "tasks": [{"name": "hog", "role": "hog", "metrics": {"cpu_share": cpu_share, "window_s": 10.0}}],
+                "trace": {"status": "recorded", "hog_seen": True, "gap_total_us": gap_total_us, "gap_count": 10,
                           "gaps_unresolved": 0, "events_lost": 0}}
     untraced = dict(result(0.95, 0), trace={"status": "skipped", "reason": "--no-trace"})
     runs = [("10s", {"results": [result(0.9500, 500000.0), untraced]}),
             ("40s", {"results": [result(0.9490, 500000.0, steal_us=10000)]})]
+    killed = dict(result(0.99, 0), tasks=[{"name": "hog", "role": "hog", "metrics": {"cpu_share": 0.99, "window_s": 0.4}}])
+    runs[0][1]["results"].append(killed)
     rows = bench.share_vs_trace(runs)
     assert len(rows) == 2 and abs(rows[0]["trace_share"] - 0.95) < 1e-12, rows
     # 0.1 pp apart (10 ms of steal charged in 10 s): a miss, shown as one.
@@ -105,8 +108,10 @@ def test_share_is_judged_against_the_trace():
     assert len(figs) == 1 and figs[0]["verdict"] == "MISS" and abs(figs[0]["value"] - 0.1) < 1e-9, figs
     assert "steal 10 ms" in figs[0]["detail"], figs[0]["detail"]
     assert _figures(bench.fig_share, runs[:1])[0]["verdict"] == "ok"
-    # Nothing traced: a miss, never a pass.
+    # Nothing traced, or no hog whose share a check judges: a miss, never a pass.
     assert _figures(bench.fig_share, [("x", {"results": [untraced]})])[0]["verdict"] == "MISS"
+    unjudged = dict(result(0.95, 500000.0), checks=[])
+    assert _figures(bench.fig_share, [("x", {"results": [unjudged]})])[0]["verdict"] == "MISS"
 
 
 def test_every_figure_can_miss():
