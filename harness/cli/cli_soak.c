@@ -78,11 +78,17 @@ static int parse(int argc, char **argv, struct soak_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	int64_t runs;
-	int c;
+	int c, end = argc;
 
+	/* What follows '--' is the run's; the soak's own options may stand among the RESULTS. */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			end = i;
+			break;
+		}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+	while ((c = getopt_long(end, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_RUNS:
 			if (!parse_i64(optarg, 1, 1000, &runs))
@@ -100,15 +106,18 @@ static int parse(int argc, char **argv, struct soak_args *a)
 			return bad("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	a->files = argv + optind;
-	a->file_count = argc - optind;
 	if (a->from) {
-		if (!a->file_count)
-			return bad("--from needs at least one results file");
-		return 0;
+		a->files = argv + optind;
+		a->file_count = end - optind;
+		if (end < argc)
+			return bad("--from runs nothing: no run options after '--'");
+		return a->file_count ? 0 : bad("--from needs at least one results file");
 	}
-	if (a->file_count && strcmp(argv[optind - 1], "--"))
-		return bad("unexpected argument '%s' (run options go after '--')", a->files[0]);
+	if (optind < end)
+		return bad("unexpected argument '%s' (results files need --from; run options go after '--')",
+			   argv[optind]);
+	a->files = argv + end + (end < argc);
+	a->file_count = argc - end - (end < argc);
 	if (a->file_count > RUN_ARGS_MAX)
 		return bad("more than %d run options", RUN_ARGS_MAX);
 	for (int i = 0; i < a->file_count; i++)

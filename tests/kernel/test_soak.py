@@ -22,7 +22,7 @@ def test_soak_bad_input_exits_2_and_runs_nothing():
     try:
         out = os.path.join(tmp, "out")
         cases = [(["--runs", "0"], "--runs"), (["--runs", "x"], "'x'"), (["--from"], "--from needs"),
-                 (["stray"], "stray"), (["--bogus"], "--bogus"),
+                 (["stray"], "stray"), (["--bogus"], "--bogus"), (["--from", "a.json", "--", "x"], "no run options"),
                  (["--", "--output", "r.json"], "--output"),
                  (["--from", os.path.join(FIXTURES, "malformed.json")], "malformed.json")]
         for args, named in cases:
@@ -38,7 +38,8 @@ def test_soak_from_fixtures():
     tmp = tempfile.mkdtemp(prefix="rtt-soak-")
     try:
         files = [os.path.join(FIXTURES, f) for f in ("quick-1rep.json", "kernel-defaults-1rep.json")]
-        proc = rtt.run(["soak", "--from", "--out", tmp] + files, timeout=120)
+        # The soak's options may follow the files.
+        proc = rtt.run(["soak", "--from"] + files + ["--out", tmp], timeout=120)
         # kernel-defaults-1rep.json holds a failed check: a false alarm, exit 1.
         assert proc.returncode == 1, (proc.returncode, proc.stderr)
         assert "flagged (failed, or within 10% of the bound)" in proc.stdout, proc.stdout
