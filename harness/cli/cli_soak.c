@@ -336,7 +336,8 @@ int cmd_soak(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
 		status = run_suites(&a, dir, &s);
-		if (status == EXIT_USAGE) {
+		/* Nothing gathered (the first suite refused or could not run): no empty table. */
+		if (status == EXIT_USAGE || !s.suites) {
 			soak_free(&s);
 			return status;
 		}
