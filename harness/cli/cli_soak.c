@@ -269,7 +269,9 @@ static int run_suites(const struct soak_args *a, const char *dir, struct soak *s
 			fprintf(stderr, "soak: suite %d: 'rtthrottle run' exited %d (%s): stopping; see %s\n", k, status,
 				status == EXIT_USAGE ? "refused its options, or another run holds the lock"
 				: status == EXIT_ALL_SKIPPED ? "nothing could run: not root?" : "could not start", log);
-			return status == EXIT_ALL_SKIPPED || status < 0 || status == 127 ? EXIT_CHECK_FAILED : EXIT_USAGE;
+			/* Bad options show in the first suite; later, a refusal (another run holds the
+			 * lock) ends the soak with the suites gathered so far. */
+			return status == EXIT_USAGE && k == 1 ? EXIT_USAGE : EXIT_CHECK_FAILED;
 		}
 		if (access(out, R_OK) || !soak_add_file(s, out)) {
 			fprintf(stderr, "soak: suite %d wrote no readable results (exit %d); see %s\n", k, status, log);
