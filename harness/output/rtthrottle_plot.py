@@ -696,7 +696,7 @@ def plot_soak(path, out):
     t = doc.get("totals") or {}
     fig.suptitle(f"Soak: {doc.get('suites')} suites on {kernel} ({doc.get('host') or '?'}): {t.get('judged')} "
                  f"judged, {t.get('false_alarms')} false alarms, {t.get('unjudged')} unjudged, "
-                 f"{t.get('flagged_checks')} checks flagged")
+                 f"{t.get('flagged_checks')} check{'' if t.get('flagged_checks') == 1 else 's'} flagged")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     os.makedirs(out, exist_ok=True)
     png = os.path.join(out, "soak.png")
