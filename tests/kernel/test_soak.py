@@ -22,7 +22,8 @@ def test_soak_bad_input_exits_2_and_runs_nothing():
     try:
         out = os.path.join(tmp, "out")
         cases = [(["--runs", "0"], "--runs"), (["--runs", "x"], "'x'"), (["--from"], "--from needs"),
-                 (["stray"], "stray"), (["--bogus"], "--bogus"), (["--from", "a.json", "--", "x"], "no run options"),
+                 (["stray"], "stray"), (["--bogus"], "--bogus"),
+                 (["--from", "a.json", "--", "x"], "no run options"),
                  (["--", "--output", "r.json"], "--output"),
                  (["--from", os.path.join(FIXTURES, "malformed.json")], "malformed.json")]
         for args, named in cases:
