@@ -43,7 +43,7 @@ run_bad() {
 check 0 "unit tests" "${wrapper[@]}" "$build/unit-tests"
 check 0 "--help" "${wrapper[@]}" "$bin" --help
 check 0 "--version" "${wrapper[@]}" "$bin" --version
-for cmd in run info list restore plan export; do
+for cmd in run info list restore plan export soak; do
 	check 0 "$cmd --help" "${wrapper[@]}" "$bin" "$cmd" --help
 done
 check 0 "info" "${wrapper[@]}" "$bin" info
@@ -105,6 +105,12 @@ done
 check 2 "export malformed" "${wrapper[@]}" "$bin" export --junit "$tmp/m.xml" tests/fixtures/malformed.json
 check 2 "export nothing to write" "${wrapper[@]}" "$bin" export tests/fixtures/quick-1rep.json
 check 2 "export missing folder" "${wrapper[@]}" "$bin" export --kcidb /nonexistent-folder/k.json tests/fixtures/quick-1rep.json
+
+# soak --from: the tables of two fixtures (one holds a failed check: exit 1), then bad input.
+check 1 "soak --from" "${wrapper[@]}" "$bin" soak --from tests/fixtures/quick-1rep.json \
+	tests/fixtures/kernel-defaults-1rep.json
+check 2 "soak --from malformed" "${wrapper[@]}" "$bin" soak --from tests/fixtures/malformed.json
+check 2 "soak --runs 0" "${wrapper[@]}" "$bin" soak --runs 0
 
 # restore in a private state folder: nothing to restore, then a malformed state file.
 export RTTHROTTLE_STATE_DIR=$tmp/state

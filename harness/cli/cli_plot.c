@@ -5,11 +5,11 @@
  */
 #include "commands.h"
 #include "compare.h"
+#include "plot_script.h"
 #include "util.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PYTHON_DEFAULT "/usr/bin/python3"
 #define TRENDS_MAX 16
 #define FILES_MAX 4096
 
@@ -156,39 +155,6 @@ static bool files_valid(const struct plot_args *a)
 	return true;
 }
 
-static void self_dir(char *dir, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	exe[n > 0 ? n : 0] = '\0';
-	snprintf(dir, len, "%s", n > 0 ? dirname(exe) : ".");
-}
-
-/* harness/output/rtthrottle_plot.py beside the binary's build folder, or under PREFIX/share. */
-static bool find_script(char *path, size_t len)
-{
-	static const char *const relative[] = { "../harness/output/rtthrottle_plot.py", "../share/rtthrottle/rtthrottle_plot.py" };
-	const char *env = getenv("RTTHROTTLE_PLOT_SCRIPT");
-	char dir[PATH_MAX];
-
-	if (env && *env) {
-		snprintf(path, len, "%s", env);
-		if (access(path, R_OK))
-			fprintf(stderr, "rtthrottle: RTTHROTTLE_PLOT_SCRIPT=%s: %s\n", env, strerror(errno));
-		return !access(path, R_OK);
-	}
-	self_dir(dir, sizeof(dir));
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, len, "%.3000s/%s", dir, relative[i]);
-		if (!access(path, R_OK))
-			return true;
-	}
-	fprintf(stderr, "rtthrottle: cannot find rtthrottle_plot.py in %s/../harness/output or %s/../share/rtthrottle; "
-			"set RTTHROTTLE_PLOT_SCRIPT\n", dir, dir);
-	return false;
-}
-
 /* Compares the baseline with every results file: the verdict tables as JSON, or false. */
 static json_object **run_compares(const struct plot_args *a)
 {
@@ -255,15 +221,14 @@ static char **write_compares(const struct plot_args *a, json_object **tables)
 
 static int run_script(const struct plot_args *a, char **compares, int compare_count)
 {
-	const char *python = getenv("RTTHROTTLE_PYTHON") && *getenv("RTTHROTTLE_PYTHON") ? getenv("RTTHROTTLE_PYTHON")
-											    : PYTHON_DEFAULT;
+	const char *python = plot_python();
 	char script[PATH_MAX], self[PATH_MAX];
 	int n = 0, status;
 	const char **argv = calloc((size_t)(a->file_count + 2 * (a->trend_count + compare_count) + 16), sizeof(*argv));
 	pid_t pid;
 	ssize_t len;
 
-	if (!argv || !find_script(script, sizeof(script))) {
+	if (!argv || !plot_script_find(script, sizeof(script))) {
 		free(argv);
 		return EXIT_USAGE;
 	}

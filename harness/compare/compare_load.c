@@ -41,16 +41,16 @@ static bool is_number(json_object *v)
 	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int);
 }
 
-static json_object *get(json_object *obj, const char *key)
+json_object *result_json_get(json_object *obj, const char *key)
 {
 	json_object *v = NULL;
 
 	return json_object_is_type(obj, json_type_object) && json_object_object_get_ex(obj, key, &v) ? v : NULL;
 }
 
-static const char *get_string(json_object *obj, const char *key)
+const char *result_json_string(json_object *obj, const char *key)
 {
-	json_object *v = get(obj, key);
+	json_object *v = result_json_get(obj, key);
 
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
@@ -58,7 +58,7 @@ static const char *get_string(json_object *obj, const char *key)
 /* A string field that must be there. */
 static const char *need_string(struct loader *ld, json_object *obj, const char *key, const char *where)
 {
-	json_object *v = get(obj, key);
+	json_object *v = result_json_get(obj, key);
 
 	at(ld, "%s.%s", where, key);
 	if (!v)
@@ -147,7 +147,7 @@ struct check_view {
 /* A check of this task that was judged (a "not-measured" check may hold placeholders). */
 static bool check_matches_task(json_object *c, const struct check_view *cv)
 {
-	const char *task = get_string(c, "task"), *verdict = get_string(c, "verdict");
+	const char *task = result_json_string(c, "task"), *verdict = result_json_string(c, "verdict");
 
 	if (verdict && strcmp(verdict, "pass") && strcmp(verdict, "fail"))
 		return false;
@@ -156,7 +156,7 @@ static bool check_matches_task(json_object *c, const struct check_view *cv)
 
 static double check_number(json_object *c, const char *key)
 {
-	json_object *v = get(c, key);
+	json_object *v = result_json_get(c, key);
 
 	return is_number(v) ? json_object_get_double(v) : NAN;
 }
@@ -167,7 +167,7 @@ static json_object *find_check(const struct check_view *cv, const char *metric)
 
 	for (size_t i = 0; metric && i < n; i++) {
 		json_object *c = json_object_array_get_idx(cv->checks, i);
-		const char *m = get_string(c, "metric");
+		const char *m = result_json_string(c, "metric");
 
 		if (m && !strcmp(m, metric) && check_matches_task(c, cv))
 			return c;
@@ -196,7 +196,7 @@ static bool add_value(struct loader *ld, const char *case_name, json_object *res
 {
 	struct result_file *f = ld->f;
 	struct series *s = (struct series *)result_file_find(f, case_name, task, metric);
-	struct check_view cv = { get(res, "checks"), task, role };
+	struct check_view cv = { result_json_get(res, "checks"), task, role };
 
 	if (!s) {
 		if (f->series_count == f->series_cap) {
@@ -211,8 +211,8 @@ static bool add_value(struct loader *ld, const char *case_name, json_object *res
 		s = &f->series[f->series_count++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->case_name, sizeof(s->case_name), "%s", case_name);
-		snprintf(s->scenario, sizeof(s->scenario), "%s", get_string(res, "scenario"));
-		snprintf(s->policy, sizeof(s->policy), "%s", get_string(get(res, "policy"), "name"));
+		snprintf(s->scenario, sizeof(s->scenario), "%s", result_json_string(res, "scenario"));
+		snprintf(s->policy, sizeof(s->policy), "%s", result_json_string(result_json_get(res, "policy"), "name"));
 		snprintf(s->task, sizeof(s->task), "%s", task);
 		snprintf(s->role, sizeof(s->role), "%s", role);
 		snprintf(s->metric, sizeof(s->metric), "%s", metric);
@@ -252,12 +252,12 @@ static bool take_task(struct loader *ld, const char *case_name, json_object *res
 		      const char *where, int rep)
 {
 	const char *role = need_string(ld, t, "role", where), *name;
-	json_object *metrics = get(t, "metrics");
+	json_object *metrics = result_json_get(t, "metrics");
 	char here[160];
 
 	if (!role)
 		return false;
-	name = get_string(t, "name") ? get_string(t, "name") : role;
+	name = result_json_string(t, "name") ? result_json_string(t, "name") : role;
 	at(ld, "%s.metrics", where);
 	if (!json_object_is_type(metrics, json_type_object))
 		return bad(ld, metrics ? "must be an object" : "missing");
@@ -285,7 +285,7 @@ static bool take_task(struct loader *ld, const char *case_name, json_object *res
 
 static bool take_checks(struct loader *ld, json_object *res, const char *where)
 {
-	json_object *checks = get(res, "checks");
+	json_object *checks = result_json_get(res, "checks");
 
 	at(ld, "%s.checks", where);
 	if (!checks)
@@ -304,7 +304,7 @@ static bool take_checks(struct loader *ld, json_object *res, const char *where)
 		if (!need_string(ld, c, "task", here) || !need_string(ld, c, "metric", here))
 			return false;
 		for (size_t k = 0; k < 2; k++) {
-			json_object *v = get(c, numbers[k]);
+			json_object *v = result_json_get(c, numbers[k]);
 
 			at(ld, "%s.%s", here, numbers[k]);
 			if (v && !is_number(v))
@@ -317,7 +317,7 @@ static bool take_checks(struct loader *ld, json_object *res, const char *where)
 static bool case_name_of(struct loader *ld, json_object *res, const char *where, char *buf, size_t len)
 {
 	const char *scenario = need_string(ld, res, "scenario", where), *policy_name;
-	json_object *policy = get(res, "policy"), *sweep = get(res, "sweep");
+	json_object *policy = result_json_get(res, "policy"), *sweep = result_json_get(res, "sweep");
 	char here[160];
 
 	if (!scenario || !add_scenario(ld->f, scenario))
@@ -330,8 +330,8 @@ static bool case_name_of(struct loader *ld, json_object *res, const char *where,
 		return false;
 	snprintf(buf, len, "%s.%s", scenario, policy_name);
 	if (sweep) {
-		json_object *value = get(sweep, "value");
-		const char *param = get_string(sweep, "param");
+		json_object *value = result_json_get(sweep, "value");
+		const char *param = result_json_string(sweep, "param");
 
 		at(ld, "%s.sweep", where);
 		if (!param || !is_number(value))
@@ -356,9 +356,9 @@ static bool take_result(struct loader *ld, json_object *res, size_t index)
 		return false;
 	if (!(verdict = need_string(ld, res, "verdict", where)))
 		return false;
-	rep_v = get(res, "repetition");
+	rep_v = result_json_get(res, "repetition");
 	rep = is_number(rep_v) ? json_object_get_int(rep_v) : 1;
-	tasks = get(res, "tasks");
+	tasks = result_json_get(res, "tasks");
 	if (strcmp(verdict, "pass") && strcmp(verdict, "fail"))
 		return true;	/* skipped or failed to run: nothing measured */
 	at(ld, "%s.tasks", where);
@@ -403,7 +403,7 @@ bool result_file_load(const char *path, struct result_file *out)
 		bad(&ld, "the top level is not a JSON object (not an rtthrottle results file)");
 		goto fail;
 	}
-	version = get(out->root, "schema_version");
+	version = result_json_get(out->root, "schema_version");
 	at(&ld, "schema_version");
 	if (!version) {
 		bad(&ld, "missing (not an rtthrottle results file?)");
@@ -418,16 +418,16 @@ bool result_file_load(const char *path, struct result_file *out)
 		    RESULTS_SCHEMA_VERSION);
 		goto fail;
 	}
-	results = get(out->root, "results");
+	results = result_json_get(out->root, "results");
 	at(&ld, "results");
 	if (!json_object_is_type(results, json_type_array)) {
 		bad(&ld, results ? "must be an array" : "missing");
 		goto fail;
 	}
-	out->run_id = get_string(get(out->root, "run"), "id");
-	out->run_start = get_string(get(out->root, "run"), "start");
-	out->kernel = get_string(get(get(out->root, "system"), "kernel"), "release");
-	out->host = get_string(get(out->root, "system"), "host");
+	out->run_id = result_json_string(result_json_get(out->root, "run"), "id");
+	out->run_start = result_json_string(result_json_get(out->root, "run"), "start");
+	out->kernel = result_json_string(result_json_get(result_json_get(out->root, "system"), "kernel"), "release");
+	out->host = result_json_string(result_json_get(out->root, "system"), "host");
 	out->result_count = (int)json_object_array_length(results);
 	for (size_t i = 0; i < json_object_array_length(results); i++)
 		if (!take_result(&ld, json_object_array_get_idx(results, i), i))

@@ -56,5 +56,9 @@ void result_file_free(struct result_file *f);
 const struct series *result_file_find(const struct result_file *f, const char *case_name, const char *task,
 				      const char *metric);
 bool result_file_has_scenario(const struct result_file *f, const char *scenario);
+/* A member of a JSON object (NULL when obj is not an object or has no such key), and one that is
+ * a string (else NULL). */
+json_object *result_json_get(json_object *obj, const char *key);
+const char *result_json_string(json_object *obj, const char *key);
 
 #endif

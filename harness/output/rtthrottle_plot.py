@@ -3,6 +3,7 @@
 
     rtthrottle_plot.py plot   --out DIR --rtthrottle BIN [--baseline FILE] [--trend TASK.METRIC]... RESULTS...
     rtthrottle_plot.py report --out DIR --rtthrottle BIN [--baseline FILE] [--compare JSON]... RESULTS...
+    rtthrottle_plot.py soak   --out DIR SOAK.json        (soak.png, from `rtthrottle soak`)
 
 The binary has already checked the files (schema version, fields). Directions, medians and the
 bands beyond which a change is a regression come from `rtthrottle compare --json` (BIN), never
@@ -637,6 +638,73 @@ def plot_trends(runs, out, binary, baseline, metrics):
     return made, notes
 
 
+# --- soak: margins per scenario and the checks closest to their bounds ---------------------------
+
+SOAK_SHOWN_CHECKS = 30
+SOAK_CLIP = (-1.0, 3.0)     # margins beyond are drawn at the edge (the JSON keeps them)
+
+
+def plot_soak(path, out):
+    """soak.png from `rtthrottle soak`'s soak.json: each scenario's margins (1 at the expected value,
+    0 at the bound) and the checks whose worst margin came closest to or past the bound."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as exc:
+        fail(f"{path}: {exc}")
+    if doc.get("schema") != "rtthrottle-soak/1":
+        fail(f"{path}: schema: not an rtthrottle soak document")
+    lo, hi = SOAK_CLIP
+    near = doc.get("near_margin", 0.1)
+
+    def clip(v):
+        return min(max(v, lo), hi)
+
+    scen = []
+    for sc in doc.get("scenarios") or []:
+        values = [m for c in doc.get("checks") or [] if c["scenario"] == sc["scenario"] for m in c.get("margins") or []]
+        if values:
+            scen.append((sc["scenario"], [clip(v) for v in values], sc["checks"]["false_alarms"]))
+    checks = [c for c in doc.get("checks") or [] if (c.get("margin") or {}).get("worst") is not None]
+    checks.sort(key=lambda c: c["margin"]["worst"])
+    checks = checks[:SOAK_SHOWN_CHECKS]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, max(5, 0.28 * max(len(scen), len(checks)) + 2)))
+    if scen:
+        left.boxplot([v for _, v, _ in scen], vert=False, whis=(1, 99), flierprops={"markersize": 3})
+        left.set_yticks(range(1, len(scen) + 1))
+        left.set_yticklabels([f"{n} ({a} failed)" if a else n for n, _, a in scen], fontsize=8)
+        left.invert_yaxis()
+    for ax in (left, right):
+        ax.axvline(0, color="C3", lw=1)
+        ax.axvline(near, color="C1", lw=1, ls="--")
+        ax.axvline(1, color="0.6", lw=1, ls=":")
+        ax.set_xlim(lo - 0.1, hi + 0.1)
+        ax.set_xlabel("margin: 1 = expected value, 0 = bound (red), < 0 failed; clipped to [-1, 3]")
+    left.set_title("Margins per scenario (box 25-75%, whiskers 1-99%)")
+    for y, c in enumerate(checks):
+        m = c["margin"]
+        colour = "C3" if c["false_alarms"] else ("C1" if c["flagged"] else "C0")
+        right.plot([clip(m["worst"]), clip(m["median"])], [y, y], color=colour, lw=1)
+        right.plot(clip(m["median"]), y, "o", color=colour, ms=4)
+        right.plot(clip(m["p1"]), y, "|", color=colour, ms=8)
+        right.plot(clip(m["worst"]), y, "x", color=colour, ms=6)
+    right.set_yticks(range(len(checks)))
+    right.set_yticklabels([f"{c['case']} {c['check']}" for c in checks], fontsize=7)
+    right.invert_yaxis()
+    right.set_title(f"The {len(checks)} checks closest to their bounds (x worst, | p1, o median)")
+    kernel = doc.get("kernel") or "?"
+    t = doc.get("totals") or {}
+    fig.suptitle(f"Soak: {doc.get('suites')} suites on {kernel} ({doc.get('host') or '?'}): {t.get('judged')} "
+                 f"judged, {t.get('false_alarms')} false alarms, {t.get('unjudged')} unjudged, "
+                 f"{t.get('flagged_checks')} check{'' if t.get('flagged_checks') == 1 else 's'} flagged")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    os.makedirs(out, exist_ok=True)
+    png = os.path.join(out, "soak.png")
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+    return png
+
+
 # --- putting it together -------------------------------------------------------------------------
 
 PLOT_TITLES = {
@@ -882,7 +950,7 @@ def write_report(runs, out, plots, notes, compares):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="rtthrottle_plot.py")
-    ap.add_argument("command", choices=("plot", "report"))
+    ap.add_argument("command", choices=("plot", "report", "soak"))
     ap.add_argument("results", nargs="+")
     ap.add_argument("--out", required=True)
     ap.add_argument("--rtthrottle", help="the rtthrottle binary, for compare --json")
@@ -890,6 +958,9 @@ def main(argv):
     ap.add_argument("--trend", action="append")
     ap.add_argument("--compare", action="append", default=[], help="compare --json output to show")
     args = ap.parse_args(argv)
+    if args.command == "soak":
+        print(plot_soak(args.results[0], args.out))
+        return 0
     runs = load_runs(args.results)
     baseline = Run(args.baseline) if args.baseline else None
     os.makedirs(args.out, exist_ok=True)

@@ -1,6 +1,8 @@
 """The estimators of `make bench` (ci/bench.py), on made-up samples: both tools' percentiles
 come from their histograms through one function, cyclictest's samples are placed on its wake-up
-grid as it places them, and calibration windows are read from results. No root needed."""
+grid as it places them, calibration windows are read from results, the hog's share is set
+beside the sched_switch trace, and every figure printed can miss (NaN, steal, the probe's max
+left out). No root needed."""
 import importlib.util
 import os
 
@@ -79,3 +81,59 @@ def test_pooled_ratio_weighs_every_sample():
     assert abs(bench.median_ratio(pairs, "p50") - (20 / 30 + 30 / 20) / 2) < 1e-12
     assert bench.pooled_ratio(pairs, "p50") == 1.0
     assert bench.pooled_ratio(pairs, "max") == 1.0
+
+
+def _figures(fn, *args):
+    b = bench.Bench()
+    fn(b, *args)
+    return b.figures
+
+
+def test_share_is_judged_against_the_trace():
+    def result(cpu_share, gap_total_us, steal_us=0):
+        return {"scenario": "fifo-hog-share", "policy": {"name": "default"}, "verdict": "pass", "steal_us": steal_us,
+                "window_s": 10.0, "checks": [{"task": "hog", "metric": "cpu_share_periods"}],
+                "tasks": [{"name": "hog", "role": "hog", "metrics": {"cpu_share": cpu_share, "window_s": 10.0}}],
+                "trace": {"status": "recorded", "hog_seen": True, "gap_total_us": gap_total_us, "gap_count": 10,
+                          "gaps_unresolved": 0, "events_lost": 0}}
+    untraced = dict(result(0.95, 0), trace={"status": "skipped", "reason": "--no-trace"})
+    runs = [("10s", {"results": [result(0.9500, 500000.0), untraced]}),
+            ("40s", {"results": [result(0.9490, 500000.0, steal_us=10000)]})]
+    killed = dict(result(0.99, 0), tasks=[{"name": "hog", "role": "hog", "metrics": {"cpu_share": 0.99, "window_s": 0.4}}])
+    runs[0][1]["results"].append(killed)
+    rows = bench.share_vs_trace(runs)
+    assert len(rows) == 2 and abs(rows[0]["trace_share"] - 0.95) < 1e-12, rows
+    # 0.1 pp apart (10 ms of steal charged in 10 s): a miss, shown as one.
+    figs = _figures(bench.fig_share, runs)
+    assert len(figs) == 1 and figs[0]["verdict"] == "MISS" and abs(figs[0]["value"] - 0.1) < 1e-9, figs
+    assert "steal 10 ms" in figs[0]["detail"], figs[0]["detail"]
+    assert _figures(bench.fig_share, runs[:1])[0]["verdict"] == "ok"
+    # Nothing traced, or no hog whose share a check judges: a miss, never a pass.
+    assert _figures(bench.fig_share, [("x", {"results": [untraced]})])[0]["verdict"] == "MISS"
+    unjudged = dict(result(0.95, 500000.0), checks=[])
+    assert _figures(bench.fig_share, [("x", {"results": [unjudged]})])[0]["verdict"] == "MISS"
+
+
+def test_every_figure_can_miss():
+    b = bench.Bench()
+    b.figure("k", "a value that could not be measured", float("nan"), "< 1", True)
+    assert b.figures[0]["verdict"] == "MISS"
+    # The probe pairs: p50 and p99 judged, no max figure (the throttle slot sets it for both tools).
+    def summary(p99, mx):
+        return bench.latency_summary({20: 98, p99: 1, mx: 1}, 100, mx + 0.5)
+    pairs = [{"rtthrottle": summary(40, 49000), "cyclictest": summary(50, 49100)}]
+    figs = _figures(lambda b: bench.probe_figures(b, pairs, "alternating", bench.pooled_ratio, "why"))
+    assert [f["key"] for f in figs] == ["probe_alternating_p50_ratio", "probe_alternating_p99_ratio"], figs
+    assert figs[1]["verdict"] == "MISS" and "49.0:49.1" in figs[1]["detail"], figs[1]
+
+
+def test_calibration_judges_windows_with_steal_too():
+    def window(job_cpu_us, steal_us):
+        return {"scenario": "bench-calibration", "verdict": "unjudged", "steal_us": steal_us, "sweep": {"value": 0.9},
+                "tasks": [{"name": "app", "metrics": {"job_cpu_requested_us": 9000, "job_cpu_us": job_cpu_us,
+                                                       "loops_per_cpu_us": 40.0}}]}
+    run = {"calibration": {"loops_per_us": 40.0, "spread": 0.02},
+           "results": [window(9001.0, 0), window(9135.0, 10000)]}
+    figs = _figures(bench.fig_calibration, [("c1", run)])
+    assert len(figs) == 1 and figs[0]["verdict"] == "MISS", figs
+    assert abs(figs[0]["value"] - 1.5) < 1e-9 and "windows with steal 1 of 2" in figs[0]["detail"], figs[0]
