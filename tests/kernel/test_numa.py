@@ -28,7 +28,8 @@ def test_per_node_placement_and_memory_node():
     out = os.path.join(tempfile.mkdtemp(prefix="rtt-numa-"), "r.json")
     proc = rtt.run(["run", "--quiet", "--cpu", "per-node", "--scenario", "fifo-hog-share", "--policy", "default",
                     "--probe-seconds", "0", "--output", out], timeout=120)
-    assert proc.returncode in (0, 1), proc.stderr
+    # Placement is what is tested here: a verdict left unjudged by the noise (125) is fine too.
+    assert proc.returncode in (0, 1, 125), proc.stderr
     doc = rtt.load(out)
     nodes = _nodes_of_sysfs()
     online = doc["system"]["cpus"]["online"]
