@@ -3,6 +3,7 @@
 #include "kernel_model.h"
 #include "load.h"
 #include "scenario_task.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -805,6 +806,15 @@ bool scenario_load_catalogue(void)
 
 	if (n < 0) {
 		fprintf(stderr, "rtthrottle: scenario folder %s: %s (set RTTHROTTLE_SCENARIO_DIR)\n", dir, strerror(errno));
+		return false;
+	}
+	/* Scenarios pick the tasks root starts and the knobs it writes: only from a folder others cannot change. */
+	if (!folder_trusted(dir, false)) {
+		fprintf(stderr, "rtthrottle: scenario folder %s: other users can write to it; not loading scenarios "
+				"from it (set RTTHROTTLE_SCENARIO_DIR)\n", dir);
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
