@@ -1317,3 +1317,27 @@ TEST(judge_tolerances_from_the_cpu_clock_and_other_tasks)
 	hc_noise = NULL;
 	hog_case_unload();
 }
+
+/* Every rule has room for the longest parts it is made of: a scenario's why at its longest is whole. */
+TEST(judge_rule_is_never_cut)
+{
+	char why[sizeof(hc.s.checks[0].why)];
+	int n;
+
+	memset(why, 'w', sizeof(why) - 2);
+	why[sizeof(why) - 2] = 'Z';
+	why[sizeof(why) - 1] = '\0';
+	if (!hog_case_load())
+		return;
+	for (int i = 0; i < hc.s.check_count; i++)
+		memcpy(hc.s.checks[i].why, why, sizeof(why));
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	CHECK(n > 0, "no checks");
+	for (int i = 0; i < n; i++) {
+		const char *rule = hc.checks[i].rule;
+
+		CHECK(strstr(rule, why) && rule[strlen(rule) - 1] == ']', "%s.%s: rule cut (%zu bytes): ...%s",
+		      hc.checks[i].task, hc.checks[i].metric, strlen(rule), rule + (strlen(rule) > 40 ? strlen(rule) - 40 : 0));
+	}
+	hog_case_unload();
+}
