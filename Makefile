@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # rtthrottle: realtime CPU throttling stress and regression suite.
 # WITH_TRACEFS=0 builds without libtracefs/libtraceevent (e.g. a static binary: they ship no
 # archives); each result's trace block then says "built without libtracefs".

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs what rtthrottle needs to build, run and test (Debian packages). Idempotent:
 # apt-get runs only when something is missing. --kernel-build: instead, what building kernels
 # from Debian's linux-source needs (make mutants, ci/kernels-source.list, ci/bisect-step.sh).

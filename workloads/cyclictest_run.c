@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cyclictest role: rt-tests' cyclictest on the measured CPU for the window, beside (or
  * instead of) rtthrottle's own probe. This task only starts it at the window start, stops it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "external.h"
 #include "private_dir.h"
 #include "spin_measure.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Programs a task runs for its window (cyclictest, hackbench, stress-ng). They stay in the
  * window's process group, so the guardian's kill of that group reaches them if the harness

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The load role: a background load on its CPUs for the window, at SCHED_OTHER. hackbench
  * (rt-tests) runs again and again, each run bounded by its message count; stress-ng runs once

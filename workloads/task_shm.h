@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a task and the harness share: the task's settings (written by the harness before the
  * fork) and its measurements (written by the task, read by the harness after it exits).

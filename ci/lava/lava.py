@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """make lava: runs the LAVA job ci/lava/qemu-job.yaml.in on this machine with lava-run (no LAVA
 server) against the device ci/lava/qemu-device.yaml, and checks what LAVA recorded.
 

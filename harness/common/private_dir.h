@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run's private folder for the files of the programs its tasks start (cyclictest's JSON,
  * the loads' output): BASE/rtthrottle-<harness pid>.XXXXXX, made with mkdtemp (0700), BASE

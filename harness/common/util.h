@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Small helpers shared by the harness: strict number parsing, time, files. */
 #ifndef RTT_UTIL_H
 #define RTT_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The expectation model: from the kernel's regime and the policy, what each metric should be,
  * with a tolerance derived from the physics (tick, period, window, measured noise floor) and the

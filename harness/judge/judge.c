@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "judge.h"
 #include "expr.h"
 #include "scenario_task.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "scenario.h"
 #include "judge.h"
 #include "kernel_model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Results in the formats other CI systems read: JUnit XML, KCIDB v5 test objects and the
  * rt-tests (cyclictest --json) layout for probes. One code path for `rtthrottle run --junit ...`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What the export formats share: field access, result and check names, units. */
 #include "export.h"
 #include "judge.h"

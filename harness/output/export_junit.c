@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * JUnit XML in the layout of Maven Surefire's reports as Jenkins reads them (Jenkins' junit-10.xsd;
  * GitLab reads the same): one <testsuite> per result, named like its KTAP line, one <testcase> per

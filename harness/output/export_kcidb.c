@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * KCIDB v5 test objects ({"version": {"major": 5, "minor": 0}, "tests": [...]}), for kcidb-submit.
  * Paths are dotted: "rtthrottle" (the run), "rtthrottle.<scenario>.<policy>[.<param>-<value>]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The lava-test-case calls of a run, one line each: "NAME RESULT [MEASUREMENT UNITS]". The cases
  * are the KCIDB test objects (export_kcidb) but the DONE metrics, named by their path without

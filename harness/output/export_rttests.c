@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The probes' wake-up latencies in the layout of `cyclictest --json` (rt-tests 2.x), so parsers
  * of rt-tests results read them: every probe task of every result is one "thread" with

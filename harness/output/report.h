@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What a run prints: KTAP on stdout, progress with ETA on stderr. */
 #ifndef RTT_REPORT_H
 #define RTT_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "guardian.h"
 #include "cgroups.h"
 #include "private_dir.h"

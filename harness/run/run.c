@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "run.h"
 #include "cgroups.h"
 #include "cyclictest.h"

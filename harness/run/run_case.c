@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "run_case.h"
 #include "cgroups.h"
 #include "cpu_stat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "state.h"
 #include "dl_floor.h"
 #include "util.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The CI examples of ci/: the LAVA test definition and its script (a real short run, each check
 reported through a stand-in lava-test-case with its measurement and unit), and the GitLab and
 GitHub Actions files (they parse and use the options and paths the binary has)."""

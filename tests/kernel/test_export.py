@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """JUnit XML, KCIDB v5, rt-tests JSON and the lava-test-case lines: `rtthrottle export` on the fixtures (no root, no knob
 touched), `run --junit/--kcidb/--rt-tests-json` refusing bad paths before anything changes, an
 unprivileged run that skips, and one short real run checked against cyclictest's own --json."""

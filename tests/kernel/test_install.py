@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """`make install DESTDIR=... PREFIX=/usr` and `make uninstall`: the files land where the binary
 looks for them, the installed binary finds its scenarios and plot script from anywhere, and the
 man page lints clean and names every subcommand and option. No root, nothing on the system."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The KTAP a run prints, read by the kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py
 from Debian's linux-source, as kunit.py reads it): no parse error, and every test named, the
 nested blocks of checks by their "# Subtest:" line, which must match the result line after them."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """`make mutants` without booting anything: the mutant patches (headers, and that each applies
 to Debian's linux-source-6.12), the caught/not-caught logic and table of ci/mutants/run.py on
 fixture results, the kernel build's cache key and config check (ci/matrix/kbuild.py), source

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """rt-tests beside rtthrottle: cyclictest as a second probe (scenario cyclictest-crosscheck: a
 FIFO hog, rtthrottle's probe and cyclictest above it on the measured CPU, the two compared by the
 scenario's checks), and the background loads of `run --load` (hackbench, stress-ng). Every

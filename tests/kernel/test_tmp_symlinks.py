@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Temporary files against planted symlinks. An unprivileged user (nobody) plants symlinks to a
 root-owned file at every name the old /tmp scheme could use for the next pids
 (/tmp/rtthrottle-cyclictest-<pid>.{json,err}, /tmp/rtthrottle-load-<pid>.{out,err,yaml}) and at

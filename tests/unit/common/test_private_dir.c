@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The run's private folder: 0700, new files only, and the removal of dead runs' folders. */
 #include "private_dir.h"
 #include "util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel model (which regime a kernel is in), the expectation model built on it (limiter,
  * thresholds) and the judging of a FIFO hog beside a CFS victim with the shipped

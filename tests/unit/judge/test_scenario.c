@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scenario loader (harness/judge/scenario.c): every shipped scenario in workloads/scenarios loads;
  * a file using every optional part is read field by field; and each malformed file is refused with

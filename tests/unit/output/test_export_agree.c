@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* One name and one outcome per check in KTAP, JUnit, KCIDB and LAVA; JUnit classnames without stray dots. */
 #include "expect.h"
 #include "export.h"
