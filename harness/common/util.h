@@ -47,7 +47,8 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 int make_dirs(const char *path, unsigned mode);
 /*
  * A folder only root or the caller can change: one of them owns it, and nobody else may write
- * in it, or (sticky_ok) it is sticky as /tmp is, so others cannot rename or remove our names.
+ * in it (its group may, when that is root's group or the caller's), or (sticky_ok) it is sticky
+ * as /tmp is, so others cannot rename or remove our names.
  */
 bool folder_trusted(const char *path, bool sticky_ok);
 /* An executable `name` in a folder of $PATH (as execvp would find it). */

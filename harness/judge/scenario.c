@@ -4,7 +4,6 @@
 #include "kernel_model.h"
 #include "load.h"
 #include "scenario_task.h"
-#include "util.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -16,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct scenario catalogue[SCENARIOS_MAX];
@@ -798,6 +798,20 @@ const struct scenario *scenario_add_file(const char *path)
 	return &catalogue[catalogue_count++];
 }
 
+/*
+ * The catalogue is as trusted as the binary: owned by root, the caller or the binary's owner (a
+ * checkout built by a user and run with sudo), and not writable by everyone. This refuses a
+ * ./workloads/scenarios (the last place looked) that another user made in a shared folder.
+ */
+static bool catalogue_trusted(const char *dir)
+{
+	struct stat st, exe;
+
+	if (stat(dir, &st) || (st.st_mode & S_IWOTH))
+		return false;
+	return st.st_uid == 0 || st.st_uid == geteuid() || (!stat("/proc/self/exe", &exe) && exe.st_uid == st.st_uid);
+}
+
 bool scenario_load_catalogue(void)
 {
 	struct dirent **names;
@@ -810,9 +824,10 @@ bool scenario_load_catalogue(void)
 		return false;
 	}
 	/* Scenarios pick the tasks root starts and the knobs it writes: only from a folder others cannot change. */
-	if (!folder_trusted(dir, false)) {
-		fprintf(stderr, "rtthrottle: scenario folder %s: other users can write to it; not loading scenarios "
-				"from it (set RTTHROTTLE_SCENARIO_DIR)\n", dir);
+	if (!catalogue_trusted(dir)) {
+		fprintf(stderr, "rtthrottle: scenario folder %s: anyone can write to it, or it belongs to another user "
+				"than root, you or the binary's owner; not loading scenarios from it (set "
+				"RTTHROTTLE_SCENARIO_DIR)\n", dir);
 		for (int i = 0; i < n; i++)
 			free(names[i]);
 		free(names);
