@@ -81,7 +81,11 @@ def test_man_page_covers_every_subcommand_and_option():
     page = re.sub(r"-\s*\n\s*", "-", rendered_man())
     version = rtt.run(["--version"]).stdout.split()[-1]
     with open(MAN) as f:
-        assert f'"rtthrottle {version}"' in f.readline(), "the .TH line names another version"
+        th = next(line for line in f if line.startswith(".TH "))
+    assert f'"rtthrottle {version}"' in th, "the .TH line names another version"
+    # The Debian package carries the same version.
+    with open(os.path.join(rtt.ROOT, "debian", "changelog")) as f:
+        assert f.readline().startswith(f"rtthrottle ({version})"), "debian/changelog names another version"
     commands = re.findall(r"^  (\w+) ", rtt.run(["--help"]).stdout, re.M)
     assert len(commands) >= 8, commands
     missing = []
