@@ -752,8 +752,11 @@ const char *scenario_dir(void)
 		exe[n] = '\0';
 		bin_dir = dirname(exe);	/* once: dirname cuts exe in place */
 		for (size_t i = 0; i < 2; i++) {
-			snprintf(dir, sizeof(dir), "%.3000s/%s", bin_dir, relative[i]);
-			if (!access(dir, R_OK))
+			char found[PATH_MAX];
+
+			snprintf(found, sizeof(found), "%.3000s/%s", bin_dir, relative[i]);
+			/* Named without "..": /usr/share/rtthrottle/scenarios, as list and results show it. */
+			if (!access(found, R_OK) && realpath(found, dir))
 				return dir;
 		}
 	}
