@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # rtthrottle: realtime CPU throttling stress and regression suite.
 # WITH_TRACEFS=0 builds without libtracefs/libtraceevent (e.g. a static binary: they ship no
 # archives); each result's trace block then says "built without libtracefs".
@@ -30,7 +31,7 @@ all: $(BUILD)/rtthrottle
 $(BUILD)/%.o: %.c $(wildcard $(HARNESS:%=%/*.h) workloads/*.h tests/unit/*.h tests/unit/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -c -o $@ $<
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/rtthrottle: $(BUILD)/harness/cli/main.o $(LIB_OBJ)
 	@echo "  LD      $@"
@@ -255,3 +256,26 @@ MUTANTS_CI_LOCK  ?= --no-lock
 mutants-ci: deps deps-kernel all
 	$(PYTHON) ci/mutants/run.py $(MUTANTS_CI_LOCK) --patch $(MUTANTS_CI_PATCH) \
 		-- --scenario fifo-hog-share --policy default,half
+
+# The Debian package: `make deb` copies the files git knows (tracked, and new ones not ignored)
+# into build-deb/rtthrottle-<version>/, runs `dpkg-buildpackage -us -uc -b` there (debian/: the
+# binary in /usr/bin, the catalogue and plot script in /usr/share/rtthrottle, the man page) and
+# lintian on the result: build-deb/rtthrottle_<version>_<arch>.deb; nothing lands in the tree.
+# `make deb-test` (root; writes the knobs for one short scenario, so under the machine lock like
+# make test) installs that .deb, runs the installed binary and removes the package again.
+DEB_BUILD   := build-deb
+DEB_VERSION := $(shell sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
+.PHONY: deb deb-test clean-deb
+deb:
+	rm -rf $(DEB_BUILD) && mkdir -p $(DEB_BUILD)/rtthrottle-$(DEB_VERSION)
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_BUILD)/rtthrottle-$(DEB_VERSION)
+	cd $(DEB_BUILD)/rtthrottle-$(DEB_VERSION) && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error,warning --info $(DEB_BUILD)/rtthrottle_$(DEB_VERSION)_*.changes
+
+deb-test: deb
+	ci/deb-test.sh $(DEB_BUILD)/rtthrottle_$(DEB_VERSION)_*.deb
+
+clean: clean-deb
+clean-deb:
+	rm -rf $(DEB_BUILD)

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """`make bench`: shows that rtthrottle measures the kernel, not itself.
 
 Measures each figure for real on this machine, prints it beside its target and writes

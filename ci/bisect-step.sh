@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One step of `git bisect run` on a Linux kernel tree: builds the tree with `make tinyconfig` +
 # ci/kconfig/base.config + a config fragment (--config, default rt-group), boots it under QEMU
 # with a static rtthrottle and runs one scenario (default: fifo-hog-share at default and half).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs what rtthrottle needs to build, run and test (Debian packages). Idempotent:
 # apt-get runs only when something is missing. --kernel-build: instead, what building kernels
 # from Debian's linux-source needs (make mutants, ci/kernels-source.list, ci/bisect-step.sh).
@@ -12,6 +13,7 @@ packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtim
 packages+=(libxml2-utils python3-jsonschema mandoc man-db)  # tests of export and the man page
 packages+=(qemu-system-x86 busybox-static cpio)  # make matrix: Debian kernels under QEMU
 packages+=(lava-dispatcher)  # make lava: lava-run runs the LAVA job here (the test validates it)
+packages+=(debhelper dpkg-dev lintian)  # make deb: dpkg-buildpackage and lintian
 if [ "${1:-}" = "--kernel-build" ]; then
 	packages=(linux-source-6.12 gcc make flex bison bc libelf-dev xz-utils patch)
 elif [ $# -gt 0 ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs the unit tests and the command-line cases that change nothing on the system (help, info,
 # list, export of the fixtures, bad input, restore with nothing or garbage to restore, a run as
 # an unprivileged user, which skips everything) under a memory checker. Used by `make valgrind` and `make sanitize`.

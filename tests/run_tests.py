@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Runs the unit tests (C), the kernel tests (real knobs, real tasks) and the fault-injection
 tests (tests/faults: killed harness, killed tasks, signals, full or read-only results folder).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The administrator of the 2008 debate: at its decision moment it forks and execs `kill -9`
  * on the runaway task, then waits until that task is gone. Everything it does needs CFS time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * A hog that is light most of the time (busy 1 ms in every 10 ms) and busy without a break for
  * a burst every so often: throttling cuts in only during bursts, the case that "might not cut

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cyclictest role: rt-tests' cyclictest on the measured CPU for the window, beside (or
  * instead of) rtthrottle's own probe. This task only starts it at the window start, stops it
@@ -6,6 +7,7 @@
  * The harness reads the JSON (harness/measure/cyclictest.c).
  */
 #include "external.h"
+#include "private_dir.h"
 #include "roles.h"
 #include "spin_measure.h"
 #include "task.h"
@@ -46,13 +48,13 @@ void role_cyclictest(struct window_shm *shm, struct task_record *rec)
 {
 	struct external_stats *x = &rec->u.external;
 	struct external_cmd cmd;
-	char err_path[64];
+	char err_path[sizeof(x->output)];
 	pid_t pid;
 
 	rec->first_ns = shm->start_ns;
-	snprintf(x->output, sizeof(x->output), EXTERNAL_FILE_DIR "/" EXTERNAL_CYCLICTEST_PREFIX "%d.json", (int)getpid());
-	snprintf(err_path, sizeof(err_path), EXTERNAL_FILE_DIR "/" EXTERNAL_CYCLICTEST_PREFIX "%d.err", (int)getpid());
-	unlink(x->output);
+	if (!private_dir_file(x->output, sizeof(x->output), "cyclictest-%d.json", (int)getpid()) ||
+	    !private_dir_file(err_path, sizeof(err_path), "cyclictest-%d.err", (int)getpid()))
+		task_fail(rec, "no private folder for cyclictest's files");
 	external_own_cpus(x->cpus, sizeof(x->cpus));
 	if (!cyclictest_command(&rec->config, x->output, x->cpus, &cmd))
 		task_fail(rec, "the cyclictest command line is too long");

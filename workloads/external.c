@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "external.h"
+#include "private_dir.h"
 #include "spin_measure.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -68,11 +69,16 @@ void external_begin(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
+/* A file of the run's private folder is always new: a name already there is never followed. */
 static void redirect(int fd, const char *path)
 {
-	int to = open(path ? path : "/dev/null", fd ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY, 0644);
+	int to = path ? open(path, PRIVATE_DIR_NEW_FILE, 0600) : open("/dev/null", fd ? O_WRONLY : O_RDONLY);
 
-	if (to >= 0 && to != fd) {
+	if (to < 0) {
+		fprintf(stderr, "cannot open %s: %s\n", path ? path : "/dev/null", strerror(errno));
+		_exit(127);
+	}
+	if (to != fd) {
 		dup2(to, fd);
 		close(to);
 	}
@@ -205,64 +211,4 @@ void external_first_line(const char *path, char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
-}
-
-/* Gone, or a zombie nobody reaped yet: a killed task's parent may be dead too. */
-static bool task_gone(pid_t pid)
-{
-	char path[32], buf[256], *state;
-	FILE *f;
-	bool gone;
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return true;
-	gone = fgets(buf, sizeof(buf), f) && (state = strrchr(buf, ')')) && (state[1] == ' ') &&
-	       (state[2] == 'Z' || state[2] == 'X');
-	fclose(f);
-	return gone;
-}
-
-/* One pass; returns how many files of tasks still alive it left. */
-static int remove_stale_once(void)
-{
-	static const char *const prefixes[] = { EXTERNAL_CYCLICTEST_PREFIX, EXTERNAL_LOAD_PREFIX };
-	DIR *dir = opendir(EXTERNAL_FILE_DIR);
-	struct dirent *e;
-	int alive = 0;
-
-	if (!dir)
-		return 0;
-	while ((e = readdir(dir))) {
-		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-			size_t n = strlen(prefixes[i]);
-			char *end;
-			long pid;
-
-			if (strncmp(e->d_name, prefixes[i], n))
-				continue;
-			pid = strtol(e->d_name + n, &end, 10);
-			if (pid <= 0 || *end != '.')
-				continue;
-			if (task_gone((pid_t)pid))
-				unlinkat(dirfd(dir), e->d_name, 0);
-			else
-				alive++;
-		}
-	}
-	closedir(dir);
-	return alive;
-}
-
-void external_remove_stale(double wait_s)
-{
-	const uint64_t until = mono_ns() + (uint64_t)(wait_s * 1e9);
-	const struct timespec pause = { .tv_nsec = 20000000 };
-
-	/* Tasks just sent SIGKILL take a moment to exit: their files go once they have. */
-	while (remove_stale_once() > 0 && mono_ns() < until)
-		nanosleep(&pause, NULL);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Programs a task runs for its window (cyclictest, hackbench, stress-ng). They stay in the
  * window's process group, so the guardian's kill of that group reaches them if the harness
@@ -13,10 +14,7 @@
 #include <sys/types.h>
 
 #define EXTERNAL_ARGS_MAX 24
-/* Where a task keeps its program's output, named after the task's pid: DIR/PREFIX<pid>.<kind>. */
-#define EXTERNAL_FILE_DIR "/tmp"
-#define EXTERNAL_CYCLICTEST_PREFIX "rtthrottle-cyclictest-"
-#define EXTERNAL_LOAD_PREFIX "rtthrottle-load-"
+/* A task keeps its program's output in the run's private folder (private_dir.h): <role>-<pid>.<kind>. */
 #define EXTERNAL_STOP_GRACE_NS 1000000000ull	/* from the stop signal to SIGKILL */
 
 struct external_cmd {
@@ -35,7 +33,8 @@ int external_own_cpus(char *buf, size_t len);
 /* Makes the calling task the reaper of what its programs leave behind (see external_sweep). */
 void external_begin(void);
 /*
- * Starts the program with stdout to out_path and stderr to err_path (NULL: /dev/null). It dies
+ * Starts the program with stdout to out_path and stderr to err_path (NULL: /dev/null), both
+ * new files (an existing one makes the start fail, status 127). It dies
  * with the caller and, should it outlive it anyway, after lifetime_s (SIGALRM). -1 on failure.
  */
 pid_t external_start(const struct external_cmd *cmd, const char *out_path, const char *err_path,
@@ -53,12 +52,5 @@ int external_stop(pid_t pid, int sig);
 void external_sweep(void);
 /* The first line of a file (an error message a program left), or "". */
 void external_first_line(const char *path, char *buf, size_t len);
-
-/*
- * Removes the output files of tasks that no longer exist or are zombies (a harness killed with
- * SIGKILL takes its tasks along mid-window, before they clean up); files of live tasks stay,
- * waited for up to wait_s (the guardian's just-killed tasks are still exiting).
- */
-void external_remove_stale(double wait_s);
 
 #endif

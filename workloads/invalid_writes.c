@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel's promise on its own knobs: a value that would break runtime <= period (or -1),
  * a period of 0 or a runtime below -1 is refused with EINVAL and the old values stay. At

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Waits for per-CPU kernel work on the hogged CPU. Writing /proc/sys/vm/stat_refresh makes the
  * kernel run refresh_vm_stats() on every online CPU through schedule_on_each_cpu() and wait for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "latency.h"
 
 void latency_add_bucket(struct latency_stats *s, uint64_t us, uint64_t n)

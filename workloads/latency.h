@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Latency distributions for probes and kernel-work waits. */
 #ifndef RTT_LATENCY_H
 #define RTT_LATENCY_H

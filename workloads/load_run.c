@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The load role: a background load on its CPUs for the window, at SCHED_OTHER. hackbench
  * (rt-tests) runs again and again, each run bounded by its message count; stress-ng runs once
@@ -5,6 +6,7 @@
  * workers, stress-ng writes its metrics), and whatever they leave is killed (external_sweep).
  */
 #include "external.h"
+#include "private_dir.h"
 #include "roles.h"
 #include "spin_measure.h"
 #include "task.h"
@@ -61,9 +63,14 @@ static bool run_once(struct window_shm *shm, struct task_record *rec, const stru
 		     const char *out_path, const char *err_path)
 {
 	struct external_stats *x = &rec->u.external;
-	pid_t pid = external_start(cmd, out_path, err_path, (unsigned)rec->config.lifetime_cap_s);
+	pid_t pid;
 	bool ended;
 
+	/* Each run's files are new (external_start creates them with O_EXCL). */
+	unlink(out_path);
+	unlink(err_path);
+	unlink(x->output);
+	pid = external_start(cmd, out_path, err_path, (unsigned)rec->config.lifetime_cap_s);
 	if (pid < 0)
 		task_fail(rec, "fork for %s failed", cmd->argv[0]);
 	x->runs++;
@@ -85,14 +92,15 @@ static bool run_once(struct window_shm *shm, struct task_record *rec, const stru
 void role_load(struct window_shm *shm, struct task_record *rec)
 {
 	struct external_stats *x = &rec->u.external;
-	char out_path[64], err_path[64];
+	char out_path[sizeof(x->output)], err_path[sizeof(x->output)];
 	struct external_cmd cmd;
 	bool ok = true;
 
 	rec->first_ns = shm->start_ns;
-	snprintf(x->output, sizeof(x->output), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.yaml", (int)getpid());
-	snprintf(out_path, sizeof(out_path), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.out", (int)getpid());
-	snprintf(err_path, sizeof(err_path), EXTERNAL_FILE_DIR "/" EXTERNAL_LOAD_PREFIX "%d.err", (int)getpid());
+	if (!private_dir_file(x->output, sizeof(x->output), "load-%d.yaml", (int)getpid()) ||
+	    !private_dir_file(out_path, sizeof(out_path), "load-%d.out", (int)getpid()) ||
+	    !private_dir_file(err_path, sizeof(err_path), "load-%d.err", (int)getpid()))
+		task_fail(rec, "no private folder for the load's files");
 	if (!load_command(&rec->config, external_own_cpus(x->cpus, sizeof(x->cpus)), x->output, &cmd))
 		task_fail(rec, "the load's command line is too long");
 	external_cmdline(&cmd, x->command, sizeof(x->command));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The periodic task (the "90% RT application"): every period it runs the gap-measuring loop
  * for W us of its own CPU time, metered with the thread's CPU clock (the calibration sizes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Latency probe: wakes every interval with clock_nanosleep(TIMER_ABSTIME), like cyclictest. */
 #include "latency.h"
 #include "roles.h"

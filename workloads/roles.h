@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Task bodies: each runs from the window start to its end, filling its record. */
 #ifndef RTT_ROLES_H
 #define RTT_ROLES_H

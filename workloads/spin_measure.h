@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The measuring loop shared by every spinning task: spin on CLOCK_MONOTONIC and record every
  * step longer than the threshold as a gap (the task was not running).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "task.h"
 #include "roles.h"
 #include "spin_measure.h"

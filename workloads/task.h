@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The child side of a task: set itself up as configured, wait at the barrier, measure, exit. */
 #ifndef RTT_TASK_H
 #define RTT_TASK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* How a task gives up: apart from task.c so the role bodies that call it are not called back. */
 #include "task.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a task and the harness share: the task's settings (written by the harness before the
  * fork) and its measurements (written by the task, read by the harness after it exits).
@@ -149,7 +150,7 @@ struct external_stats {
 	uint64_t runs_done;	/* runs that ended by themselves with status 0 */
 	double reported;	/* hackbench: sum of its "Time:" seconds; stress-ng: bogo ops */
 	uint64_t measuring_ns;	/* cyclictest: when its measuring thread was first seen, 0: never */
-	char output[64];	/* the file it wrote its figures to (cyclictest's JSON) */
+	char output[256];	/* the file it wrote its figures to (cyclictest's JSON), in the private folder */
 	char error[160];	/* its first line on stderr, when it failed */
 	char command[320];	/* as run */
 	char cpus[64];		/* the CPUs it may run on, as a list ("0,2") */

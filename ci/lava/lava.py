@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """make lava: runs the LAVA job ci/lava/qemu-job.yaml.in on this machine with lava-run (no LAVA
 server) against the device ci/lava/qemu-device.yaml, and checks what LAVA recorded.
 
@@ -221,9 +222,8 @@ def agree(name, case, entry):
 def compare(cases, ktap):
     """Disagreements between LAVA's test cases (in the order logged) and the KTAP results, one
     sentence each. A result's checks follow its case in the order KTAP prints them; a check's case
-    is result.task.metric plus, where the result judges a metric twice, what the exports add (the
-    kind, a number) while KTAP adds the check's name: the two are matched by position and by
-    result.task.metric."""
+    is result.<its KTAP name>, each dotted part reduced to [a-zA-Z0-9_-] as KCIDB paths are: the
+    two are matched by position and by that name."""
     problems, order = [], [c["case"] for c in cases]
     by_name = {c["case"]: c for c in cases}
     seen = set(OWN_CASES)
@@ -237,8 +237,8 @@ def compare(cases, ktap):
         logged = order[at:at + len(checks)]
         for k, (check, centry) in enumerate(checks):
             name = logged[k] if k < len(logged) else None
-            prefix = f"{base}.{'.'.join(check.split('.')[:2])}"
-            if name is None or not (name == prefix or name.startswith(prefix + ".")):
+            expected = base + "." + ".".join(re.sub(r"[^a-zA-Z0-9_-]", "_", part) for part in check.split("."))
+            if name != expected:
                 problems.append(f"{base}.{check}: KTAP check {k + 1}, LAVA case there: {name}")
                 continue
             seen.add(name)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # LAVA test shell for rtthrottle (ci/lava/rtthrottle.yaml): installs it (apt dependencies,
 # make, make install), runs a suite, and reports every check as a lava-test-case with its
 # measurement and unit, named as in the KCIDB export (scenario.policy.task.metric), plus one

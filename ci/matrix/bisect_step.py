@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """One step of `git bisect run` on a kernel tree: build it, boot it, run rtthrottle.
 
 Run from the kernel tree being bisected (ci/bisect-step.sh is the entry point). Configures the

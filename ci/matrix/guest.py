@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Getting a Debian kernel and booting it under QEMU with rtthrottle in a busybox initramfs.
 
 fetch() resolves a kernel series and flavour to the newest linux-image package apt knows,

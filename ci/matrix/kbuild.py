@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Kernels built from Debian's linux-source package: a config fragment set and optional patches.
 
 build() returns a bzImage and its .config for guest.boot(). Everything lives in the cache

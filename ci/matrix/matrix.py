@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """`make matrix`: rtthrottle on several Debian kernels, side by side.
 
 For each kernel of the list (ci/kernels.list: label, series, flavour) it fetches the newest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The cross-kernel figures of a matrix run: per kernel, from its results file, the regime, what
 a hog and a CFS victim got at `default` and `unlimited`, collateral latency, admin recovery;
 printed as one table and drawn in the style of harness/output/rtthrottle_plot.py."""

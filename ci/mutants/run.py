@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """`make mutants`: does the suite catch a broken throttle? Kernels with injected bugs, judged.
 
 Builds Debian's linux-source kernel (--series, default 6.12) with the config fragments

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle compare BASE NEW`: a verdict per metric, exit 1 on any regression. */
 #include "commands.h"
 #include "compare.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle export`: JUnit, KCIDB, rt-tests JSON and lava-test-case lines from a results file already written. */
 #include "commands.h"
 #include "compare_load.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle info`: prints the system probe as JSON. Reads only; needs no privileges. */
 #include "commands.h"
 #include "knobs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle list [scenarios|policies]`: the catalogue, one line each. */
 #include "commands.h"
 #include "policy.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle plan R P`: the order of knob writes to a policy and back, with why each is valid. Writes nothing. */
 #include "commands.h"
 #include "dl_floor.h"

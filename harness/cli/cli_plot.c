@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtthrottle plot` and `rtthrottle report`: check the result files here (so bad input gets the
  * same messages as compare), run compare for the report's verdict table, then hand the drawing to

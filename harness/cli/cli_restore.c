@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle restore`: puts back the knobs a dead run saved, if any. */
 #include "commands.h"
 #include "knobs.h"

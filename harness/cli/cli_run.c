@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
 #include "commands.h"
 #include "knob_explain.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The subcommands; each parses its own options with getopt_long and has --help. */
 #ifndef RTT_COMMANDS_H
 #define RTT_COMMANDS_H

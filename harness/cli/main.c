@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rtthrottle: measures what Linux realtime throttling gives and takes. Subcommand dispatch. */
 #include "commands.h"
 #include "util.h"

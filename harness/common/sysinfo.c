@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The system probe: what kernel, config, CPUs, NUMA, knobs, cgroups and privileges we run on. */
 #include "sysinfo.h"
 #include "util.h"

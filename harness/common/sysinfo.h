@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the system is: kernel, config, CPUs, NUMA, knobs, cgroups, privileges (`rtthrottle info`). */
 #ifndef RTT_SYSINFO_H
 #define RTT_SYSINFO_H

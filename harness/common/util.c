@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "util.h"
 
 #include <ctype.h>
@@ -126,12 +127,26 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	char tmp[PATH_MAX];
 	int fd, err = 0;
 	size_t done = 0;
+	mode_t mask;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+	/*
+	 * A name nobody can guess, created new (mkostemp: O_CREAT|O_EXCL, so never through a
+	 * symlink planted beside the target, e.g. for --output in /tmp); rename then replaces
+	 * whatever is at path itself, a symlink included, without following it.
+	 */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d.XXXXXX", path, (int)getpid()) >= (int)sizeof(tmp))
 		return ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return errno;
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0644 & ~mask)) {	/* mkostemp makes it 0600: as open(0644) would under the umask */
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
 	while (done < len) {
 		ssize_t put = write(fd, data + done, len - done);
 
@@ -210,6 +225,18 @@ int usage_error(const char *command, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(see 'rtthrottle %s --help')\n", command);
 	return EXIT_USAGE;
+}
+
+bool folder_trusted(const char *path, bool sticky_ok)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()))
+		return false;
+	if (sticky_ok && (st.st_mode & S_ISVTX))
+		return true;
+	/* Group-writable is fine for root's group or ours (a umask of 002 makes folders so). */
+	return !(st.st_mode & S_IWOTH) && (!(st.st_mode & S_IWGRP) || st.st_gid == 0 || st.st_gid == getegid());
 }
 
 const char *state_dir(void)

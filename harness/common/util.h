@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Small helpers shared by the harness: strict number parsing, time, files. */
 #ifndef RTT_UTIL_H
 #define RTT_UTIL_H
@@ -37,10 +38,19 @@ bool read_text_file(const char *path, char *buf, size_t len);
 bool read_i64_file(const char *path, int64_t *out);
 /* Write text to an existing file (sysfs/procfs style); returns 0 or errno. */
 int write_text_file(const char *path, const char *text);
-/* Write data atomically: temp file in the same folder, fsync, rename. Returns 0 or errno. */
+/*
+ * Write data atomically: a new temp file PATH.tmp.<pid>.XXXXXX (O_EXCL) in the same folder,
+ * fsync, rename; the file ends 0644. Returns 0 or errno.
+ */
 int write_file_atomic(const char *path, const char *data, size_t len);
 /* mkdir -p */
 int make_dirs(const char *path, unsigned mode);
+/*
+ * A folder only root or the caller can change: one of them owns it, and nobody else may write
+ * in it (its group may, when that is root's group or the caller's), or (sticky_ok) it is sticky
+ * as /tmp is, so others cannot rename or remove our names.
+ */
+bool folder_trusted(const char *path, bool sticky_ok);
 /* An executable `name` in a folder of $PATH (as execvp would find it). */
 bool program_on_path(const char *name);
 /*

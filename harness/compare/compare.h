@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * `rtthrottle compare`: matches two result files by case (scenario, policy, sweep value), task
  * and metric, and calls each metric improved, regressed or unchanged.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reads a results file for `compare`, `plot` and `report`: checks what they rely on (naming the
  * file and the field when something is wrong) and gathers, per case (scenario, policy, sweep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The verdict table of `rtthrottle compare`: text for people, JSON for the plots and CI. */
 #include "compare.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Which way each metric should move: the one table `rtthrottle compare`, its --json output and
  * the plots (which read bands from that output) all go by. results/README.md names the metrics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The expectation model: from the kernel's regime and the policy, what each metric should be,
  * with a tolerance derived from the physics (tick, period, window, measured noise floor) and the
@@ -20,6 +21,14 @@ enum check_kind {
 	CHECK_AT_MOST,	/* measured <= expected + tolerance */
 };
 
+/*
+ * Room for the longest rule any writer composes, so none is cut: judge.c's (the hollow prefix,
+ * 200; the scenario's why, 160; the limiter's why, 200; expect and tolerance, EXPR_MAX each;
+ * the regimes, 96; its own words and the regime name) and kernel_defaults.c's and
+ * kernel_model.c's (fixed words around a few short fields). judge.c asserts its bound.
+ */
+#define CHECK_RULE_MAX 1536
+
 struct check {
 	char task[16];
 	char metric[40];
@@ -27,7 +36,7 @@ struct check {
 	double measured, expected, tolerance;
 	enum check_kind kind;
 	char label[24];		/* the scenario check's "name", or empty */
-	char rule[512];
+	char rule[CHECK_RULE_MAX];
 	bool was_measured;	/* false: not judged (not measurable in this window, or hollow) */
 	bool hollow;		/* measured, but the tolerance is at least the regression it exists to catch */
 	bool no_trace;		/* a cross-check on the sched_switch trace in a result without one */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Tiny arithmetic for scenario files: numbers, names, + - * / and parentheses, and one
  * comparison (< <= > >=) for conditions. Names are resolved by the caller, so a scenario can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Knob grids: every RT runtime (or runtime/period ratio) crossed with every period, each cell a
  * policy named after its values (r0.95p100ms, r25msp50ms) so runs of the same grid compare cell

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "judge.h"
 #include "expr.h"
 #include "scenario_task.h"
@@ -353,12 +354,16 @@ static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc,
 	c->passed = false;
 	snprintf(prefix, sizeof(prefix), "unjudged: tolerance %.4g is at least %.4g, the smallest regression it exists "
 		 "to catch (%.60s); ", c->tolerance, c->detects, sc->detects[0] ? sc->detects : "the metric's default");
-	/* The reason first: the rule after it may be cut. */
+	/* The reason first, then the rule (CHECK_RULE_MAX has room for both). */
 	n = strlen(prefix);
-	memmove(c->rule + n, c->rule, sizeof(c->rule) - n - 1);
+	memmove(c->rule + n, c->rule, strlen(c->rule) + 1);
 	memcpy(c->rule, prefix, n);
-	c->rule[sizeof(c->rule) - 1] = '\0';
 }
+
+/* Every part judge_one and judge_hollow compose, at its longest, with room for their own words. */
+_Static_assert(CHECK_RULE_MAX >= 200 + sizeof(((struct scenario_check *)0)->why) +
+				 sizeof(((struct limiter *)0)->why) + 2 * EXPR_MAX + 96 + 160,
+	       "a check's rule could be cut: raise CHECK_RULE_MAX");
 
 static void judge_one(const struct judge_context *jc, const struct scenario_check *sc, int task, struct check *c)
 {
@@ -389,7 +394,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		/* A check on the trace's figures in a result without a trace: say why there is none. */
 		if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason)) {
 			c->no_trace = true;
-			snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%s)", json_object_get_string(reason));
+			snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%.200s)", json_object_get_string(reason));
 		}
 		else
 			snprintf(c->rule, sizeof(c->rule), "cannot evaluate: %s", err);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Judges one result: evaluates the scenario's checks against the measured metrics, with the
  * expected value and tolerance computed from the expectation model's vocabulary.

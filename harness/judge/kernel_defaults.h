@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The kernel's documented defaults for every setting the expectation model assumes, by the
  * kernel version they first apply to, and the check that the settings in force are those

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Which throttling mechanisms this kernel has, predicted from its version and config and then
  * confirmed by behaviour (the regime probe). The expectation model works from the prediction, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Throttling policies: a runtime/period pair with a name and where the idea comes from. */
 #ifndef RTT_POLICY_H
 #define RTT_POLICY_H

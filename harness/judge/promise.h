@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The bandwidth promise, judged period by period. The settings promise that RT runs at most
  * `runtime` in every period and everything else gets the rest; a fair server promises CFS its

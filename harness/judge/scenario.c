@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "scenario.h"
 #include "judge.h"
 #include "kernel_model.h"
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct scenario catalogue[SCENARIOS_MAX];
@@ -750,8 +752,11 @@ const char *scenario_dir(void)
 		exe[n] = '\0';
 		bin_dir = dirname(exe);	/* once: dirname cuts exe in place */
 		for (size_t i = 0; i < 2; i++) {
-			snprintf(dir, sizeof(dir), "%.3000s/%s", bin_dir, relative[i]);
-			if (!access(dir, R_OK))
+			char found[PATH_MAX];
+
+			snprintf(found, sizeof(found), "%.3000s/%s", bin_dir, relative[i]);
+			/* Named without "..": /usr/share/rtthrottle/scenarios, as list and results show it. */
+			if (!access(found, R_OK) && realpath(found, dir))
 				return dir;
 		}
 	}
@@ -796,6 +801,20 @@ const struct scenario *scenario_add_file(const char *path)
 	return &catalogue[catalogue_count++];
 }
 
+/*
+ * The catalogue is as trusted as the binary: owned by root, the caller or the binary's owner (a
+ * checkout built by a user and run with sudo), and not writable by everyone. This refuses a
+ * ./workloads/scenarios (the last place looked) that another user made in a shared folder.
+ */
+static bool catalogue_trusted(const char *dir)
+{
+	struct stat st, exe;
+
+	if (stat(dir, &st) || (st.st_mode & S_IWOTH))
+		return false;
+	return st.st_uid == 0 || st.st_uid == geteuid() || (!stat("/proc/self/exe", &exe) && exe.st_uid == st.st_uid);
+}
+
 bool scenario_load_catalogue(void)
 {
 	struct dirent **names;
@@ -805,6 +824,16 @@ bool scenario_load_catalogue(void)
 
 	if (n < 0) {
 		fprintf(stderr, "rtthrottle: scenario folder %s: %s (set RTTHROTTLE_SCENARIO_DIR)\n", dir, strerror(errno));
+		return false;
+	}
+	/* Scenarios pick the tasks root starts and the knobs it writes: only from a folder others cannot change. */
+	if (!catalogue_trusted(dir)) {
+		fprintf(stderr, "rtthrottle: scenario folder %s: anyone can write to it, or it belongs to another user "
+				"than root, you or the binary's owner; not loading scenarios from it (set "
+				"RTTHROTTLE_SCENARIO_DIR)\n", dir);
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Scenarios are JSON files (one per scenario in workloads/scenarios, or --scenario-file): the tasks that run
  * together, the policies to run them under, and the checks with their expectation rules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-CPU time the hypervisor stole (/proc/stat), to tell VM noise from throttling. */
 #ifndef RTT_CPU_STAT_H
 #define RTT_CPU_STAT_H

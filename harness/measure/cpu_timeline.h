@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A spinning task's CPU time as a function of wall time within its window, from the kernel's
  * own accounting (CLOCK_THREAD_CPUTIME_ID) read at each long gap's end and every sampling step

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "cyclictest.h"
 #include "latency.h"
 #include "metrics.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rt-tests' cyclictest as a probe (role "cyclictest"): configured from the scenario, run by
  * workloads/cyclictest_run.c, and its --json file read back into the probe's vocabulary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "load.h"
 #include "sysinfo.h"
 #include "util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Background load (hackbench, stress-ng) beside a scenario's tasks: `run --load NAME` or a
  * scenario's "load" field. It runs as one more task of the window (role "load", SCHED_OTHER),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Turns a task's raw record into the named metrics of results/README.md. */
 #ifndef RTT_METRICS_H
 #define RTT_METRICS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A scenario's tasks looked up: by name, and their numeric params. Below the loader
  * (judge/scenario.c) because the role files (cyclictest.c), the judge and the run all read them.

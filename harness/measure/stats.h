@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Small statistics for `rtthrottle compare`: the median and the Mann-Whitney U rank test.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "trace.h"
 #include "sysinfo.h"
 #include "trace_backend.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ftrace ground truth: sched_switch on the measured CPUs during each case's window, in the run's
  * own tracefs instance (rtthrottle-<pid>), turned into the hog's gaps (harness/measure/trace_gaps.c).

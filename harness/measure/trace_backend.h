@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The sched_switch recorder behind harness/measure/trace.c: one tracefs instance, its CPU mask, clock and
  * buffer. harness/measure/trace_tracefs.c implements it with libtracefs and libtraceevent;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The hog's gaps from sched_switch events: when it was switched out while runnable (throttled or
  * preempted) and what ran on its CPU meanwhile. Pure: takes events, no kernel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The recorder of a build without libtracefs (make WITH_TRACEFS=0): every trace block says so. */
 #include "trace_backend.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent (fields). */
 #include "trace_backend.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The export front: the options `run` and `export` share, checks on them, and the atomic writes.
  * One table names the formats (as stress-ng's names its stressors); everything here iterates it.

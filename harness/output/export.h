@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Results in the formats other CI systems read: JUnit XML, KCIDB v5 test objects and the
  * rt-tests (cyclictest --json) layout for probes. One code path for `rtthrottle run --junit ...`
@@ -73,18 +74,31 @@ double export_number(json_object *obj, const char *key);
  */
 size_t export_result_count(json_object *root);
 json_object *export_result_at(json_object *root, size_t i);
-/* A check's KCIDB status: PASS, FAIL, SKIP (verdict "skip"), ERROR (not measured). */
+/* A check's status: PASS, FAIL, or SKIP (not judged: skip, not-measured, unjudged; KTAP's # SKIP). */
 const char *export_check_status(json_object *check);
 /*
  * "scenario.policy[.param=value][.repN]", as KTAP names the result; repN when max_rep > 1. A
  * kernel result has its own `name` (regime-probe, kernel-defaults).
  */
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len);
+/* Room for a check's name (task 16, metric 40, name 24, dots and a rank). */
+#define EXPORT_NAME_MAX 176
 /*
- * "task.metric" of checks[i]; when another check of the result judges the same metric (an
- * at_least and an at_most), ".kind" is added, and ".N" (1-based) if that is still not unique.
+ * checks[i]'s name as KTAP prints it, in every format: "task.metric" and ".name" when the
+ * scenario's check has one (what tells apart checks of one metric); ".N" (its rank) only for a
+ * second check of the same name, which a scenario cannot have.
  */
 void export_check_name(json_object *checks, size_t i, char *buf, size_t len);
+/*
+ * The result's dotted path, each part reduced to [a-zA-Z0-9_-] (other characters '_', so a
+ * policy r0.95p100ms is r0_95p100ms): "rtthrottle.<scenario>.<policy>[.<param>-<value>][.repN]",
+ * or "rtthrottle.<name>" for a kernel result. KCIDB paths and LAVA names start with it, JUnit
+ * classnames are it (Jenkins splits a classname at its last dot).
+ */
+void export_result_path(json_object *result, int max_rep, char *buf, size_t len);
+/* One path part reduced to [a-zA-Z0-9_-] ("_" when empty); appended to path after a dot. */
+void export_path_component(char *dst, size_t len, const char *src);
+void export_path_append(char *path, size_t len, const char *component);
 /* The largest `repetition` of the results: > 1 when the run repeated. */
 int export_max_repetition(json_object *results);
 /* Unit of a metric from its name, as checks give it: us, ms, s, ns, ratio or count. */

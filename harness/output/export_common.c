@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* What the export formats share: field access, result and check names, units. */
 #include "export.h"
 #include "judge.h"
@@ -57,7 +58,8 @@ const char *export_check_status(json_object *check)
 {
 	const char *verdict = export_string(check, "verdict", "not-measured");
 
-	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : !strcmp(verdict, "skip") ? "SKIP" : "ERROR";
+	/* Not judged (skip, not-measured, unjudged) is KTAP's "ok # SKIP": a skip in every format. */
+	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : "SKIP";
 }
 
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len)
@@ -81,32 +83,81 @@ void export_case_name(json_object *result, int max_rep, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, ".rep%d", isfinite(rep) ? (int)rep : 1);
 }
 
-static void check_key(json_object *c, bool with_kind, char *buf, size_t len)
+/* The KTAP name: task.metric, and .name when the scenario's check has one. */
+static void ktap_check_name(json_object *c, char *buf, size_t len)
 {
+	const char *label = export_string(c, "name", "");
+
 	snprintf(buf, len, "%s.%s%s%s", export_string(c, "task", "unknown"), export_string(c, "metric", "unknown"),
-		 with_kind ? "." : "", with_kind ? export_string(c, "kind", "unknown") : "");
+		 label[0] ? "." : "", label);
 }
 
 void export_check_name(json_object *checks, size_t i, char *buf, size_t len)
 {
-	json_object *c = json_object_array_get_idx(checks, i);
-	int same_metric = 0, same_kind = 0, rank = 0;
-	char with_kind[160], metric[160], other[160];
+	char other[EXPORT_NAME_MAX];
+	int rank = 1, same = 0;
 
-	check_key(c, true, with_kind, sizeof(with_kind));
-	check_key(c, false, metric, sizeof(metric));
+	ktap_check_name(json_object_array_get_idx(checks, i), buf, len);
+	/* Scenarios keep KTAP names unique; a results file that does not still gets unique ids. */
 	for (size_t k = 0; k < json_object_array_length(checks); k++) {
-		check_key(json_object_array_get_idx(checks, k), true, other, sizeof(other));
-		if (!strcmp(with_kind, other)) {
-			same_kind++;
-			rank += k <= i;
+		ktap_check_name(json_object_array_get_idx(checks, k), other, sizeof(other));
+		if (!strcmp(buf, other)) {
+			same++;
+			rank += k < i;
 		}
-		check_key(json_object_array_get_idx(checks, k), false, other, sizeof(other));
-		same_metric += !strcmp(metric, other);
 	}
-	snprintf(buf, len, "%s", same_metric > 1 ? with_kind : metric);
-	if (same_kind > 1)
+	if (same > 1 && rank > 1)
 		snprintf(buf + strlen(buf), len - strlen(buf), ".%d", rank);
+}
+
+void export_path_component(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+
+	for (; src[i] && i + 1 < len; i++) {
+		char c = src[i];
+
+		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ? c : '_';
+	}
+	dst[i] = '\0';
+	if (!i && len > 1)
+		snprintf(dst, len, "_");
+}
+
+void export_path_append(char *path, size_t len, const char *component)
+{
+	char clean[128];
+	size_t used = strlen(path);
+
+	export_path_component(clean, sizeof(clean), component);
+	snprintf(path + used, len - used, "%s%s", used ? "." : "", clean);
+}
+
+void export_result_path(json_object *result, int max_rep, char *buf, size_t len)
+{
+	json_object *sweep = export_get(result, "sweep");
+	double rep = export_number(result, "repetition");
+
+	snprintf(buf, len, "rtthrottle");
+	if (export_get(result, "name")) {
+		/* A kernel result: rtthrottle.regime-probe, rtthrottle.kernel-defaults. */
+		export_path_append(buf, len, export_string(result, "name", "unknown"));
+	} else {
+		export_path_append(buf, len, export_string(result, "scenario", "unknown"));
+		export_path_append(buf, len, export_string(export_get(result, "policy"), "name", "unknown"));
+	}
+	if (sweep) {
+		char sw[96];
+
+		snprintf(sw, sizeof(sw), "%s-%g", export_string(sweep, "param", "value"), export_number(sweep, "value"));
+		export_path_append(buf, len, sw);
+	}
+	if (max_rep > 1) {
+		char r[24];
+
+		snprintf(r, sizeof(r), "rep%d", isfinite(rep) ? (int)rep : 1);
+		export_path_append(buf, len, r);
+	}
 }
 
 int export_max_repetition(json_object *results)

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * KCIDB v5 test objects ({"version": {"major": 5, "minor": 0}, "tests": [...]}), for kcidb-submit.
  * Paths are dotted: "rtthrottle" (the run), "rtthrottle.<scenario>.<policy>[.<param>-<value>]
- * [.repN]" (a result), and below it "<task>.<metric>" for each check (PASS/FAIL, ERROR when not
- * measured) and each other numeric metric (DONE), with the value in `number`.
+ * [.repN]" (a result, export_result_path), and below it the check's KTAP name "<task>.<metric>
+ * [.<name>]" for each check (PASS/FAIL, SKIP when not judged) and "<task>.<metric>" for each
+ * other numeric metric (DONE), with the value in `number`.
  */
 #include "export.h"
 
@@ -15,30 +17,6 @@ struct kcidb_ctx {
 	char build_id[256];
 	json_object *environment;
 };
-
-/* One path component: KCIDB allows [a-zA-Z0-9_-]; anything else becomes '_'. */
-static void path_component(char *dst, size_t len, const char *src)
-{
-	size_t i = 0;
-
-	for (; src[i] && i + 1 < len; i++) {
-		char c = src[i];
-
-		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ? c : '_';
-	}
-	dst[i] = '\0';
-	if (!i && len > 1)
-		snprintf(dst, len, "_");
-}
-
-static void append_component(char *path, size_t len, const char *component)
-{
-	char clean[128];
-	size_t used = strlen(path);
-
-	path_component(clean, sizeof(clean), component);
-	snprintf(path + used, len - used, "%s%s", used ? "." : "", clean);
-}
 
 static json_object *new_test(struct kcidb_ctx *k, const char *path, const char *status)
 {
@@ -108,10 +86,10 @@ static void metric_path(char *path, size_t len, const char *base, const char *ta
 	char copy[128], *save = NULL;
 
 	snprintf(path, len, "%s", base);
-	append_component(path, len, task);
+	export_path_append(path, len, task);
 	snprintf(copy, sizeof(copy), "%s", metric);
 	for (char *part = strtok_r(copy, ".", &save); part; part = strtok_r(NULL, ".", &save))
-		append_component(path, len, part);
+		export_path_append(path, len, part);
 }
 
 static void add_finite(json_object *obj, const char *key, double value)
@@ -126,10 +104,10 @@ static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks
 	const char *verdict = export_string(c, "verdict", "not-measured");
 	bool judged = !strcmp(verdict, "pass") || !strcmp(verdict, "fail");
 	double measured = export_number(c, "measured");
-	char path[512], name[176];
+	char path[512], name[EXPORT_NAME_MAX];
 	json_object *t, *misc = json_object_new_object();
 
-	/* task.metric[.kind][.N]: the task is one component, the rest keeps its dots. */
+	/* task.metric[.name][.N]: the task is one component, the rest keeps its dots. */
 	export_check_name(checks, i, name, sizeof(name));
 	metric_path(path, sizeof(path), base, export_string(c, "task", "unknown"),
 		    name + strlen(export_string(c, "task", "unknown")) + 1);
@@ -185,32 +163,14 @@ static void add_task_metrics(struct kcidb_ctx *k, const char *base, json_object 
 /* The result's node, its checks and its other metrics; returns the result's status. */
 static const char *add_result(struct kcidb_ctx *k, json_object *result, int max_rep)
 {
-	json_object *sweep = export_get(result, "sweep"), *checks = export_get(result, "checks"),
+	json_object *checks = export_get(result, "checks"),
 		    *tasks = export_get(result, "tasks"), *t;
 	const char *status = result_status(export_string(result, "verdict", "error"));
 	const char *reason = export_string(result, "error", export_string(result, "skip_reason", NULL));
-	double window = export_number(result, "window_s"), rep = export_number(result, "repetition");
-	char base[512] = "rtthrottle", case_name[256];
+	double window = export_number(result, "window_s");
+	char base[512], case_name[256];
 
-	if (export_get(result, "name")) {
-		/* A kernel result: rtthrottle.regime-probe, rtthrottle.kernel-defaults. */
-		append_component(base, sizeof(base), export_string(result, "name", "unknown"));
-	} else {
-		append_component(base, sizeof(base), export_string(result, "scenario", "unknown"));
-		append_component(base, sizeof(base), export_string(export_get(result, "policy"), "name", "unknown"));
-	}
-	if (sweep) {
-		char sw[96];
-
-		snprintf(sw, sizeof(sw), "%s-%g", export_string(sweep, "param", "value"), export_number(sweep, "value"));
-		append_component(base, sizeof(base), sw);
-	}
-	if (max_rep > 1) {
-		char r[24];
-
-		snprintf(r, sizeof(r), "rep%d", isfinite(rep) ? (int)rep : 1);
-		append_component(base, sizeof(base), r);
-	}
+	export_result_path(result, max_rep, base, sizeof(base));
 	t = new_test(k, base, status);
 	export_case_name(result, max_rep, case_name, sizeof(case_name));
 	json_object_object_add(t, "comment", json_object_new_string(reason ? reason : case_name));

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The lava-test-case calls of a run, one line each: "NAME RESULT [MEASUREMENT UNITS]". The cases
  * are the KCIDB test objects (export_kcidb) but the DONE metrics, named by their path without
  * "rtthrottle." (the run itself is "rtthrottle"); RESULT is what lava-test-case takes (pass,
- * fail, skip, unknown) as the KTAP output says it (a check not measured is skipped, a result in
+ * fail, skip, unknown) as the KTAP output says it (a check not judged is skipped, a result in
  * error failed), UNITS the check's unit (us, ms, s, ns, ratio, count). A shell without
  * a JSON parser (a busybox ramdisk) reads it with `while read -r name result measurement units`.
  */
@@ -12,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* As KTAP says it: a check not measured (KCIDB ERROR) is "ok # SKIP", a result in error "not ok". */
-static const char *lava_result(const char *status, bool is_check)
+/* As KTAP says it: a check not judged is "ok # SKIP" (KCIDB SKIP), a result in error "not ok". */
+static const char *lava_result(const char *status)
 {
 	if (!strcmp(status, "ERROR"))
-		return is_check ? "skip" : "fail";
+		return "fail";
 	return !strcmp(status, "PASS") ? "pass" : !strcmp(status, "FAIL") ? "fail" : !strcmp(status, "SKIP") ? "skip" : "unknown";
 }
 
@@ -51,8 +52,7 @@ char *export_lava(json_object *root)
 			continue;
 		if (!strncmp(path, "rtthrottle.", 11))
 			path += 11;
-		/* Checks are the test objects with a kind (at_least, approx, ...) in misc. */
-		fprintf(out, "%s %s", path, lava_result(status, export_get(export_get(t, "misc"), "kind") != NULL));
+		fprintf(out, "%s %s", path, lava_result(status));
 		/* KCIDB leaves ratios and counts without a unit; the check's own unit names them. */
 		if (isfinite(value)) {
 			char num[32];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The probes' wake-up latencies in the layout of `cyclictest --json` (rt-tests 2.x), so parsers
  * of rt-tests results read them: every probe task of every result is one "thread" with
@@ -80,6 +81,17 @@ static void split_histogram(json_object *hist, json_object *histogram, json_obje
 	}
 }
 
+/* As cyclictest writes it, "%.2f": 2031.64, never the double's 2031.6400000000001. */
+static json_object *avg_two_decimals(double avg)
+{
+	char text[64];
+
+	if (!isfinite(avg))
+		avg = 0;
+	snprintf(text, sizeof(text), "%.2f", avg);
+	return json_object_new_double_s(strtod(text, NULL), text);
+}
+
 /* One probe as a cyclictest thread; NULL when it has no samples. */
 static json_object *thread_of(json_object *root, json_object *task, json_object *over)
 {
@@ -96,7 +108,7 @@ static json_object *thread_of(json_object *root, json_object *task, json_object 
 	/* cyclictest reports whole microseconds, truncated, and the mean to two decimals. */
 	json_object_object_add(thread, "min", json_object_new_int64((int64_t)floor(export_number(lat, "min"))));
 	json_object_object_add(thread, "max", json_object_new_int64((int64_t)floor(export_number(lat, "max"))));
-	json_object_object_add(thread, "avg", json_object_new_double(round(export_number(lat, "avg") * 100) / 100));
+	json_object_object_add(thread, "avg", avg_two_decimals(export_number(lat, "avg")));
 	json_object_object_add(thread, "cpu", json_object_new_int(isfinite(cpu) ? (int)cpu : -1));
 	json_object_object_add(thread, "node", json_object_new_int(isfinite(cpu) && cpu >= 0 ? node_of(root, (int)cpu) : -1));
 	return thread;

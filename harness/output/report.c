@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "report.h"
 #include "util.h"
 
@@ -22,9 +23,9 @@ static void print_value(double v, const char *unit)
 		printf("%.0f", v);
 }
 
-void ktap_checks(const struct check *checks, int count)
+void ktap_checks(const char *name, const struct check *checks, int count)
 {
-	printf("    KTAP version 1\n    1..%d\n", count);
+	printf("    KTAP version 1\n    # Subtest: %s\n    1..%d\n", name, count);
 	for (int i = 0; i < count; i++) {
 		const struct check *c = &checks[i];
 

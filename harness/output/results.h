@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The results document (results/README.md describes every field). */
 #ifndef RTT_RESULTS_H
 #define RTT_RESULTS_H

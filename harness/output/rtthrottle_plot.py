@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Plots and the HTML report of rtthrottle results (run by `rtthrottle plot` and `rtthrottle report`).
 
     rtthrottle_plot.py plot   --out DIR --rtthrottle BIN [--baseline FILE] [--trend TASK.METRIC]... RESULTS...

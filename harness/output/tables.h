@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Tables a person reads at the end of a run, also stored in the results: the summary, the
  * duty-cycle edges (where deadline misses begin, per policy) and the 2008 debate table.

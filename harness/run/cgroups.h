@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The scenario's cgroup v1 cpu groups with their own RT budgets: created for a window, then removed. */
 #ifndef RTT_CGROUPS_H
 #define RTT_CGROUPS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "dl_floor.h"
 #include "grid.h"
 #include "policy.h"

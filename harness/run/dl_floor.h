@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The deadline bandwidth the kernel has admitted per CPU: on 6.12+ the fair server's
  * runtime/period. A write of sched_rt_runtime_us or sched_rt_period_us that would set the global

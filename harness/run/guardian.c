@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "guardian.h"
 #include "cgroups.h"
-#include "external.h"
+#include "private_dir.h"
 #include "state.h"
 #include "trace.h"
 
@@ -58,7 +59,7 @@ static void guard(int fd)
 	restored = state_restore();
 	fprintf(stderr, restored ? "rtthrottle-guard: the harness died; tasks killed and knobs restored\n"
 				 : "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");
-	external_remove_stale(2.0);	/* the knobs first: then its tasks' cyclictest and load output */
+	private_dir_remove(2.0);	/* the knobs first: then its tasks' cyclictest and load output */
 	_exit(restored ? 0 : 1);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A process that outlives the harness: if the harness dies before saying it is done (even by
  * SIGKILL), the guardian kills every task the run started and restores the saved knobs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "kernel_results.h"
 #include "report.h"
 #include "sysinfo.h"
@@ -28,7 +29,7 @@ static void record(struct run_ctx *ctx, const char *name, const struct check *ch
 				       json_object_new_string(reason));
 	json_object_array_add(ctx->kernel_results, res);
 	if (n)
-		ktap_checks(checks, n);
+		ktap_checks(name, checks, n);
 	if (!strcmp(verdict, "error"))
 		ktap_diag("%s: %s", name, reason);
 	ktap_result(++ctx->ktap_number, !strcmp(verdict, "pass") || skipped, name, skipped ? reason : NULL);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The run's results about the kernel itself, before the scenarios: `regime-probe` (the regime
  * the kernel showed against the one its version and config predict) and `kernel-defaults` (the

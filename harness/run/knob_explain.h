@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The words for knob plans: why each write is valid at its moment (`rtthrottle plan`), and why
  * no plan exists (refusals before anything is written).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "knob_plan.h"
 
 #include <stddef.h>

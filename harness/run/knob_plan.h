@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Orders knob writes so the kernel accepts each one. The kernel checks every write:
  * runtime <= period for each pair (or runtime -1); the root cgroup's runtime/period ratio must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "knobs.h"
 #include "knob_explain.h"
 #include "knob_plan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The throttling knobs: the global sysctls and, with RT group scheduling, the root cgroup v1
  * cpu controller's pair. A policy sets both pairs to the same runtime/period.

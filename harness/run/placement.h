@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Where a run measures: `--cpu` as a CPU list ("1", "1,3", "2-3"), "last" (the last online
  * CPU, the default) or "per-node" (each NUMA node's last online CPU). Pure: the topology is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "privileges.h"
 #include "util.h"
 #include "sysinfo.h"

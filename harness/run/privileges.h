@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What this process may do: write the knobs, create RT cgroups, run SCHED_FIFO/RR (up to which
  * priority) and SCHED_DEADLINE. A run without some of it still runs the cases that need none of

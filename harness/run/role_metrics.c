@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The roles that write their own metrics; every other role's are metrics.c's own. */
 #include "role_metrics.h"
 #include "cyclictest.h"

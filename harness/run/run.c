@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "run.h"
 #include "cgroups.h"
 #include "cyclictest.h"
-#include "external.h"
 #include "guardian.h"
+#include "private_dir.h"
 #include "kernel_results.h"
 #include "roles.h"
 #include "load.h"
@@ -567,7 +568,6 @@ static int take_run_lock(const struct run_ctx *ctx)
 	}
 	cgroups_remove_stale();
 	trace_remove_stale(0);
-	external_remove_stale(0);
 	return fd;
 }
 
@@ -695,14 +695,23 @@ int run_execute(const struct run_options *opt)
 		ctx.longest_period_us = ctx.before.value[KNOB_CGROUP_PERIOD];
 	move_off_cpus(opt);
 	signals_install();
+	/* Before the guardian, which inherits its path and removes it should the run die. */
+	if (private_dir_create()) {
+		if (lock_fd >= 0)
+			close(lock_fd);
+		json_object_put(ctx.root);
+		return EXIT_CHECK_FAILED;
+	}
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
 	if (writes && !guardian_start(hogs_harness_cpu(opt))) {
+		private_dir_remove(0);
 		close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;
 	}
 	if (writes && !state_save(&ctx.before, getpid())) {
 		guardian_release();
+		private_dir_remove(0);
 		close(lock_fd);
 		json_object_put(ctx.root);
 		return EXIT_CHECK_FAILED;
@@ -717,6 +726,7 @@ int run_execute(const struct run_options *opt)
 	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
 	status = ctx.shm ? measure_all(&ctx) : -1;
 	trace_close(ctx.trace);
+	private_dir_remove(2.0);
 
 	/* Restore, verify, and only then let the guardian go. */
 	restore_ok = put_back_knobs(&ctx, &after);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One `rtthrottle run`: the options as parsed and validated, and the run itself. */
 #ifndef RTT_RUN_H
 #define RTT_RUN_H

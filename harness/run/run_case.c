@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "run_case.h"
 #include "cgroups.h"
 #include "cpu_stat.h"
@@ -525,7 +526,8 @@ static bool retry_wanted(bool may_retry, int hollow, const char *verdict)
 	return may_retry && hollow && !strcmp(verdict, "unjudged");
 }
 
-static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+static const char *judge_and_record(struct run_ctx *ctx, const char *name, const struct scenario *s,
+				    const struct policy *p, int sweep,
 				    const struct limiter *limiter, double window_s, json_object *res,
 				    json_object **metrics, int count, int *promise_kept, char *why, size_t why_len,
 				    bool may_retry, int *hollow)
@@ -562,7 +564,7 @@ static const char *judge_and_record(struct run_ctx *ctx, const struct scenario *
 	verdict = judge_verdict(checks, n, why, why_len);
 	/* A case that will run again (see run_case) prints only its second judgement. */
 	if (!retry_wanted(may_retry, *hollow, verdict))
-		ktap_checks(checks, n);
+		ktap_checks(name, checks, n);
 	return verdict;
 }
 
@@ -710,7 +712,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
 							      threshold_for(ctx, &limiter, ROLE_HOG)));
-	verdict = judge_and_record(ctx, s, p, sweep, &limiter, window_s, res, metrics, count, &kept, unjudged,
+	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, &kept, unjudged,
 				   sizeof(unjudged), may_retry, &hollow);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One result: a scenario under one policy (and sweep value, repetition): tasks, window, verdict. */
 #ifndef RTT_RUN_CASE_H
 #define RTT_RUN_CASE_H

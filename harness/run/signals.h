@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SIGINT, SIGTERM and SIGHUP ask the run to stop: it ends the window, restores and reports. */
 #ifndef RTT_SIGNALS_H
 #define RTT_SIGNALS_H

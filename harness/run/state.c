@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "state.h"
 #include "dl_floor.h"
 #include "util.h"
@@ -112,8 +113,14 @@ int state_lock(void)
 		fprintf(stderr, "rtthrottle: cannot create state folder %s: %s\n", state_dir(), strerror(err));
 		return -1;
 	}
+	/* Whoever can write there can plant the knobs a later run restores as root. */
+	if (!folder_trusted(state_dir(), false)) {
+		fprintf(stderr, "rtthrottle: state folder %s is not a folder only root (or this user) can write to; "
+				"not using it\n", state_dir());
+		return -1;
+	}
 	path_in_state_dir(path, sizeof(path), "lock");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "rtthrottle: cannot open lock %s: %s\n", path, strerror(errno));
 		return -1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What a run leaves in the state folder (/run/rtthrottle, or $RTTHROTTLE_STATE_DIR):
  * `lock` (flock, holds the owner's pid) and `state.json` (the knobs as found, written before

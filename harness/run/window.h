@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One measuring window: fork the tasks, release them together, wait, reap. */
 #ifndef RTT_WINDOW_H
 #define RTT_WINDOW_H

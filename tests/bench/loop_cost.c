@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cost of one measuring step of the hog loop (`make bench`): spin on
  * clock_gettime(CLOCK_MONOTONIC) as the hog does, pinned to the last online CPU as SCHED_OTHER,

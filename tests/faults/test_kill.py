@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Fault injection on a real run of 'half' (0.3 s noise floor, --duration 1, no probe): the
 harness killed with SIGKILL at 20 seeded pseudo-random moments spread over the phases of an
 undisturbed run (plus at the instants the knobs start to change and start to come back), a hog

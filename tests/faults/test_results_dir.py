@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The results folder full or read-only (a 64 KiB tmpfs, unmounted afterwards, also on failure):
 refused before anything changes when it is so from the start; when it fills up or turns
 read-only during the run, the results file is absent (never truncated, no temp file left), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared by the fuzz targets: the loaders take paths, so each input goes into one memfd that the
  * target reaches as /proc/self/fd/N. The loaders' "FILE: FIELD: reason" lines go to /dev/null, set

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare/compare.compare_load.c) and,
  * on what it accepts, the exports of `rtthrottle export` (JUnit, KCIDB, rt-tests JSON).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the scenario loader (harness/judge/scenario.c, scenario_load_file). */
 #include "scenario.h"
 

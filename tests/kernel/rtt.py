@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Helpers for kernel tests: run the binary, read the knobs, find realtime tasks."""
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Readers and validators of the formats `rtthrottle export` writes, for the tests.
 
 JUnit: xmllint against tests/fixtures/junit.xsd. KCIDB: python3-jsonschema against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Malformed scenario files (tests/bad-input/scenarios): `run --scenario-file FILE` refuses each
 before anything runs, with exit 2 and a message naming the file and the field, the knobs
 unchanged and no results written. What each must say is the table in that folder's README.md.

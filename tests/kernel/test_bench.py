@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The estimators of `make bench` (ci/bench.py), on made-up samples: both tools' percentiles
 come from their histograms through one function, cyclictest's samples are placed on its wake-up
 grid as it places them, calibration windows are read from results, the hog's share is set

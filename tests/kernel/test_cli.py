@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The command line: help, info, list, and bad input (exit 2, message naming the input,
 no knob touched, nothing started)."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """A real knob grid: fifo-hog-share at ratios 0.03, 0.5, 0.95 x periods 50 ms, 200 ms, 1 s, 2 s
 (12 cells, the shortest windows the grid allows: about 16 s of windows and 10 s of settling).
 The 3% row is below the deadline fair server's 5% and must be skipped with that reason; every

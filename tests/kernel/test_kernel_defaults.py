@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The run's results about the kernel itself: `regime-probe` and `kernel-defaults` appear in KTAP
 (planned, numbered before the scenarios), in `kernel_results` of the results file next to
 `kernel_model`, and in the JUnit, KCIDB and LAVA exports like a scenario's result; both pass on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The harness's layers (harness/README.md) hold in the code: the file-level call graph, read from
 the built objects (`nm`: each undefined symbol of a file joined to the file that defines it), has
 no cycle between files and no call from a lower layer to a higher one. Needs `make` first; writes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The kernel matrix on one kernel that is not the host's: Debian's 6.1 (the smallest package),
 booted under QEMU (TCG) by ci/matrix/matrix.py with fifo-hog-share at default and unlimited.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """`make mutants` without booting anything: the mutant patches (headers, the checks each Promise
 maps to, and that each applies to Debian's linux-source-6.12), the rule of ci/mutants/judge.py
 (caught, false alarm, missed, run problem) and run.py's table on synthetic results, the kernel build's cache key and config check (ci/matrix/kbuild.py), source

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """NUMA placement on this machine: --cpu per-node measures each node's last CPU (here the one
 node's last CPU, never CPU 0 of a 2-CPU machine), tasks prefer their CPU's node for memory, and
 the system block lists the nodes with their CPUs, memory and distances."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """`rtthrottle plan` and the planner in runs: the order of knob writes to a policy and back,
 including the detour through runtime -1 that short periods need on a fair-server kernel, and
 runs that reach such policies and restore the knobs."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """fifo-hog-share under default, half and unlimited on the last CPU: the physics, with the
 tolerances the results carry (derived from tick, period and the measured noise floor)."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """compare, plot and report on the fixtures of tests/fixtures: no root, no knob touched.
 
 compare: exit 1 on a regression, 0 otherwise, 2 on bad input naming the file and field.

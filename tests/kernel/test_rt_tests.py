@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """rt-tests beside rtthrottle: cyclictest as a second probe (scenario cyclictest-crosscheck: a
 FIFO hog, rtthrottle's probe and cyclictest above it on the measured CPU, the two compared by the
 scenario's checks), and the background loads of `run --load` (hackbench, stress-ng). Every
@@ -21,8 +22,20 @@ def _processes(names=PROGRAMS):
     return {pid: comm for pid, comm, fields in rtt.processes() if fields[0] not in ("Z", "X") and comm.startswith(names)}
 
 
+PRIVATE_BASES = ("/run/rtthrottle", os.environ.get("TMPDIR") or "/tmp", "/tmp")
+
+
 def _leftover_files():
-    return [n for n in os.listdir("/tmp") if n.startswith(("rtthrottle-cyclictest-", "rtthrottle-load-"))]
+    """The runs' private folders (rtthrottle-<pid>.XXXXXX) still in any base."""
+    found = set()
+    for base in PRIVATE_BASES:
+        try:
+            found |= {os.path.join(base, n) for n in os.listdir(base)
+                      if n.startswith("rtthrottle-") and os.path.isdir(os.path.join(base, n))
+                      and not os.path.islink(os.path.join(base, n))}
+        except OSError:
+            pass
+    return sorted(found)
 
 
 def _require(*programs):
@@ -154,8 +167,8 @@ def _killed_mid_window(tool):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for f in _leftover_files():  # what the killed run could not remove
-            os.unlink(os.path.join("/tmp", f))
+        for d in _leftover_files():  # what the killed run could not remove
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def test_hackbench_and_cyclictest_die_with_a_killed_harness():

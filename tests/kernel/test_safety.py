@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The machine and its settings survive: SIGKILL of the harness, signals, overlapping runs,
 and `rtthrottle restore` after a run that died with its guardian."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The scenario catalogue on this kernel: the quick suite once, the full-only scenarios and the
 debate suite, each judged by its own checks, plus the physics asserted here directly."""
 import os

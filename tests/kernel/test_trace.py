@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """sched_switch ground truth on this kernel: the trace block of fifo-hog-share under the default
 policy against the hog's own gap detection, tracefs put back as it was (also when the run had to
 mount it, and when the harness is killed), and the block's reason when there is no trace."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A minimal unit-test registry: each TEST registers itself; the runner prints KTAP lines. */
 #ifndef RTT_UNIT_H
 #define RTT_UNIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Helpers several unit tests share: temp folders and hand-made knob states. */
 #ifndef RTT_UNIT_FIXTURES_H
 #define RTT_UNIT_FIXTURES_H

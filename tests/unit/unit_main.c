@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Runs every registered unit test, prints KTAP and a closing "N passed, N failed" line. */
 #include "unit.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Kernel release and .config parsing, plus read-only sanity checks of the live probe. */
 #include "sysinfo.h"
 #include "knobs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtthrottle compare` on the fixtures of tests/fixtures (make_fixtures.py says how each was made):
  * a clear regression, a clear improvement, noise that must stay unchanged, and inputs that must

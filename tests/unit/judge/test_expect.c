@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel model (which regime a kernel is in), the expectation model built on it (limiter,
  * thresholds) and the judging of a FIFO hog beside a CFS victim with the shipped
@@ -1343,5 +1344,29 @@ TEST(judge_tolerances_from_the_cpu_clock_and_other_tasks)
 	CHECK(fabs(unknown - quiet - 0.028 * 10e6) < 1, "unknown: the wall-time loss over the window: %.0f", unknown);
 	hc_others_us = 0;
 	hc_noise = NULL;
+	hog_case_unload();
+}
+
+/* Every rule has room for the longest parts it is made of: a scenario's why at its longest is whole. */
+TEST(judge_rule_is_never_cut)
+{
+	char why[sizeof(hc.s.checks[0].why)];
+	int n;
+
+	memset(why, 'w', sizeof(why) - 2);
+	why[sizeof(why) - 2] = 'Z';
+	why[sizeof(why) - 1] = '\0';
+	if (!hog_case_load())
+		return;
+	for (int i = 0; i < hc.s.check_count; i++)
+		memcpy(hc.s.checks[i].why, why, sizeof(why));
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	CHECK(n > 0, "no checks");
+	for (int i = 0; i < n; i++) {
+		const char *rule = hc.checks[i].rule;
+
+		CHECK(strstr(rule, why) && rule[strlen(rule) - 1] == ']', "%s.%s: rule cut (%zu bytes): ...%s",
+		      hc.checks[i].task, hc.checks[i].metric, strlen(rule), rule + (strlen(rule) > 40 ? strlen(rule) - 40 : 0));
+	}
 	hog_case_unload();
 }

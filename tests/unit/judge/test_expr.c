@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scenario files' arithmetic (harness/judge/expr.c): precedence, parentheses, unary minus, names
  * resolved by a callback, and the errors a scenario author can make (unknown names, division by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Knob grids: --grid parsing (good and bad), the cells it expands to, unreachable cells, windows. */
 #include "grid.h"
 #include "dl_floor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel's documented defaults (kernel_defaults.c), the check that the settings in force
  * are those (or a site's declared values), and the regime probe's result: a kernel whose fair

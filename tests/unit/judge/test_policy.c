@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Policies (builtins, ad-hoc pairs) and the strict number parsers they are read with. */
 #include "policy.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The period-by-period promise on synthetic timelines: who ran when, as the hog and the victim
  * would have recorded it (their long gaps, with their CPU time at each gap's end, and their CPU

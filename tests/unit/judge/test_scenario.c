@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The scenario loader (harness/judge/scenario.c): every shipped scenario in workloads/scenarios loads;
  * a file using every optional part is read field by field; and each malformed file is refused with
@@ -565,4 +566,24 @@ TEST(scenario_bad_input_corpus_matches)
 	if (n >= 0)
 		free(entries);
 	CHECK((size_t)files == cases, "%d files in %s, %zu cases", files, CORPUS_DIR, cases);
+}
+
+/* Scenarios pick what root runs: never from a folder anyone can write to. */
+TEST(scenario_catalogue_refused_from_a_folder_anyone_can_write)
+{
+	const char *saved = getenv("RTTHROTTLE_SCENARIO_DIR");
+	char dir[64];
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	setenv("RTTHROTTLE_SCENARIO_DIR", dir, 1);
+	chmod(dir, 0777);
+	CHECK(!scenario_load_catalogue(), "a world-writable catalogue loads");
+	chmod(dir, 0755);
+	CHECK(scenario_load_catalogue(), "an empty catalogue of ours does not load");
+	if (saved)
+		setenv("RTTHROTTLE_SCENARIO_DIR", saved, 1);
+	else
+		unsetenv("RTTHROTTLE_SCENARIO_DIR");
+	remove_temp_dir(dir);
 }

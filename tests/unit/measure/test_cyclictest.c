@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cyclictest's --json file read into the probe's vocabulary: a real file of rt-tests 2.40
  * (tests/fixtures/cyclictest-2.40.json: 400 cycles, -h 20, so 21 samples overflowed the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Gap buckets, the metrics computed from a task's raw record, and median(). */
 #include "metrics.h"
 #include "role_metrics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Median and Mann-Whitney U against reference values from scipy 1.10.1:
  * scipy.stats.mannwhitneyu(a, b, alternative="two-sided", method="exact" or "asymptotic")

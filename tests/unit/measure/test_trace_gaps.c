@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The hog's gaps from synthetic sched_switch sequences: no kernel, no tracefs. */
 #include "trace_gaps.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* JSON in and out: the knobs, the results document and the state file (all in temp folders). */
 #include "knobs.h"
 #include "results.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Checks knob plans step by step, as the kernel would see the writes. */
 #ifndef RTT_PLAN_REPLAY_H
 #define RTT_PLAN_REPLAY_H

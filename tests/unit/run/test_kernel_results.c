@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The run's results about the kernel (kernel_results.c): a regime-probe disagreement fails. */
 #include "kernel_results.h"
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The deadline floor in the knob planner: the kernel refuses (EBUSY) a sysctl write that sets
  * the global ratio below the deadline bandwidth already admitted, on 6.12+ the fair server's.

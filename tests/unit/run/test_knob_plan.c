@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* knob_plan: the kernel's ratio, the validity rules and write orders that keep every step valid. */
 #include "knob_plan.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * knobs_apply on knob files in a temp folder: nothing is written without a plan there and back,
  * and a write that fails names its step, file, value and likely cause.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* --cpu: CPU lists, "last" and "per-node" on made-up topologies, and bad input named. */
 #include "placement.h"
 #include "unit.h"

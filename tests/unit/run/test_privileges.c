@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* privileges_case_missing: which cases a run without some privileges can still measure. */
 #include "privileges.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The run lock: only EWOULDBLOCK means another run holds it; any other flock failure (ENOSYS
  * on a kernel without CONFIG_FILE_LOCKING, ENOLCK, EINVAL) is said as what it is.

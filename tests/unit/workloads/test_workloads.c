@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Pure parts of the task bodies: job slices metered by CPU time, the probe's wake-up grid, percentiles. */
 #include "latency.h"
 #include "spin_measure.h"
