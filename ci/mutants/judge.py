@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The rule of `make mutants`: what a finding is, which findings catch a mutant and which are
 false alarms. Pure functions of results files and `rtthrottle compare --json` tables (no guests).
 

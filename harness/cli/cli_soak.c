@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtthrottle soak`: runs the quick suite N times (each an `rtthrottle run` of its own, so one
  * suite's state never leaks into the next) and writes per check and per scenario how often it

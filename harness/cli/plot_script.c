@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Finds rtthrottle_plot.py and the Python that runs it. */
 #include "plot_script.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Where rtthrottle_plot.py and its interpreter are, for the subcommands that draw (plot, report, soak). */
 #ifndef RTT_PLOT_SCRIPT_H
 #define RTT_PLOT_SCRIPT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Gathers the checks of many results files per check and per scenario, with their margins. */
 #include "soak.h"
 #include "compare_load.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * `rtthrottle soak`'s aggregation: many results files of one suite on one kernel, gathered per
  * check (case and task.metric[.name]) and per scenario: windows judged, false alarms (failed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle soak`'s table (text) and document (JSON) from the gathered checks. */
 #include "soak.h"
 

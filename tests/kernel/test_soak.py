@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """`rtthrottle soak` without running a suite: --help, bad input (exit 2 naming it, nothing
 written), and --from on the fixtures (tables, soak.json, soak.png). The suites themselves take
 ~100 s each and are run by `make soak`, not here."""

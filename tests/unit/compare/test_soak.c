@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtthrottle soak`'s aggregation on made-up results files (no machine): margins per kind, counts
  * per check and per scenario across suites, flags for a failed check and one near its bound.
