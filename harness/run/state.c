@@ -28,16 +28,18 @@ const char *state_file_path(void)
 
 void state_remove_stale_temps(void)
 {
-	static const char prefix[] = "state.json.tmp.";
+	/* The files written there with write_file_atomic: the state and the tracefs mount marker. */
+	static const char *const prefixes[] = { "state.json.tmp.", "tracefs-mounted.tmp." };
 	DIR *dir = opendir(state_dir());
 	struct dirent *e;
 
 	if (!dir)
 		return;
 	while ((e = readdir(dir)))
-		if (!strncmp(e->d_name, prefix, sizeof(prefix) - 1) && unlinkat(dirfd(dir), e->d_name, 0) == 0)
-			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run killed while saving the knobs\n",
-				state_dir(), e->d_name);
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(e->d_name, prefixes[i], strlen(prefixes[i])) && unlinkat(dirfd(dir), e->d_name, 0) == 0)
+				fprintf(stderr, "rtthrottle: removed %s/%s, left by a run killed while writing it\n",
+					state_dir(), e->d_name);
 	closedir(dir);
 }
 

@@ -32,7 +32,8 @@ bool state_save(const struct knobs *original, pid_t owner);
 int state_load(struct knobs *original, pid_t *owner);
 void state_remove(void);
 /*
- * Removes state.json.tmp.* (a write_file_atomic temp of a writer killed mid-write). Only the
+ * Removes state.json.tmp.* and tracefs-mounted.tmp.* (write_file_atomic temps of a writer
+ * killed mid-write). Only the
  * lock's holders write there (a run, its guardian, restore), so call it holding the lock.
  */
 void state_remove_stale_temps(void);

@@ -8,6 +8,8 @@
 #include "unit_fixtures.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -76,6 +78,42 @@ TEST(state_lock_tells_a_held_lock_from_a_broken_one)
 	if (fd >= 0)
 		close(fd);
 
+	env_restore("RTTHROTTLE_STATE_DIR", saved_env);
+	remove_temp_dir(dir);
+}
+
+/* A writer killed mid-write leaves write_file_atomic's temp: the next lock holder removes it. */
+TEST(state_lock_removes_stale_temps_of_killed_writers)
+{
+	static const char *const stale[] = { "state.json.tmp.123.abcdef", "tracefs-mounted.tmp.19479",
+					     "tracefs-mounted.tmp.13326.vG2o43" };
+	char *saved_env, dir[64], path[128], said[1024];
+	struct stderr_capture cap;
+	int fd = -1;
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	saved_env = env_set("RTTHROTTLE_STATE_DIR", dir);
+	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, stale[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	snprintf(path, sizeof(path), "%s/tracefs-mounted", dir);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	if (stderr_capture_begin(&cap, dir)) {
+		fd = state_lock();
+		stderr_capture_end(&cap, said, sizeof(said));
+	}
+	CHECK(fd >= 0, "state_lock failed");
+	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, stale[i]);
+		CHECK(access(path, F_OK) != 0, "%s left", stale[i]);
+	}
+	snprintf(path, sizeof(path), "%s/tracefs-mounted", dir);
+	CHECK(access(path, F_OK) == 0, "the marker itself was removed");
+	unlink(path);
+	if (fd >= 0)
+		close(fd);
 	env_restore("RTTHROTTLE_STATE_DIR", saved_env);
 	remove_temp_dir(dir);
 }
