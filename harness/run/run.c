@@ -63,6 +63,37 @@ static double case_seconds(const struct run_options *opt, const struct scenario 
 	return (run_window_s(opt, s, p) + run_lead_in_s(s, p) + fmax(p->period_us, opt->restored_period_us) / 1e6) * windows;
 }
 
+/* Folds f over every case the run plans (scenario x policy; unreachable grid cells left out). */
+static double fold_planned_cases(const struct run_ctx *ctx,
+				 double (*f)(double acc, const struct run_options *, const struct scenario *, const struct policy *),
+				 double acc)
+{
+	const struct run_options *opt = ctx->opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+	char why[256];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int np = run_policies(opt, opt->scenario[i], policies);
+
+		for (int k = 0; k < np; k++)
+			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
+				acc = f(acc, opt, opt->scenario[i], &policies[k]);
+	}
+	return acc;
+}
+
+static double add_case_seconds(double acc, const struct run_options *opt, const struct scenario *s,
+			       const struct policy *p)
+{
+	return acc + case_seconds(opt, s, p);
+}
+
+static double longest_window(double acc, const struct run_options *opt, const struct scenario *s,
+			     const struct policy *p)
+{
+	return fmax(acc, run_window_s(opt, s, p));
+}
+
 /*
  * The noise floor's window unless --noise-seconds set it: as long as the longest window it
  * will be judged against (at least 1 s). Its longest gap bounds the stalls a window may meet;
@@ -72,41 +103,17 @@ static double case_seconds(const struct run_options *opt, const struct scenario 
  */
 static double noise_seconds(const struct run_ctx *ctx)
 {
-	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_CASE_POLICIES_MAX];
-	double longest = 1;
-	char why[256];
-
-	if (opt->noise_s > 0)
-		return opt->noise_s;
-	for (int i = 0; i < opt->scenario_count; i++) {
-		const struct scenario *s = opt->scenario[i];
-		int np = run_policies(opt, s, policies);
-
-		for (int k = 0; k < np; k++)
-			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
-				longest = fmax(longest, run_window_s(opt, s, &policies[k]));
-	}
-	return fmin(longest, NOISE_AUTO_MAX_S);
+	if (ctx->opt->noise_s > 0)
+		return ctx->opt->noise_s;
+	return fmin(fmax(1, fold_planned_cases(ctx, longest_window, 0)), NOISE_AUTO_MAX_S);
 }
 
 /* Seconds of windows and settling the run plans; skipped grid cells take none. */
 static double planned_seconds(const struct run_ctx *ctx)
 {
-	const struct run_options *opt = ctx->opt;
-	struct policy policies[RUN_CASE_POLICIES_MAX];
-	double total = ctx->noise_s + (regime_probe_running_cfs(&ctx->model) ? 3 : 2) * opt->probe_s;
-	char why[256];
+	double probes = (regime_probe_running_cfs(&ctx->model) ? 3 : 2) * ctx->opt->probe_s;
 
-	for (int i = 0; i < opt->scenario_count; i++) {
-		const struct scenario *s = opt->scenario[i];
-		int np = run_policies(opt, s, policies);
-
-		for (int k = 0; k < np; k++)
-			if (!grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
-				total += case_seconds(opt, s, &policies[k]);
-	}
-	return total;
+	return ctx->noise_s + probes + fold_planned_cases(ctx, add_case_seconds, 0);
 }
 
 /* A grid takes long: before its first window, say how many cells, which are skipped, and how long. */

@@ -181,19 +181,13 @@ static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t
 /* Reads the CPU's busy time once the next window edge (start, then end) has passed. */
 static void busy_at_edge(const struct window_shm *shm, struct window_busy *busy, int *next)
 {
-	uint64_t edge, now, v = 0;
+	uint64_t v = 0;
 
-	if (!busy || *next > 1)
-		return;
-	edge = *next == 0 ? shm->start_ns : shm->end_ns;
-	now = now_ns();
-	if (now < edge)
+	if (!busy || *next > 1 || now_ns() < (*next == 0 ? shm->start_ns : shm->end_ns))
 		return;
 	/* Known only once both edges were read: tasks may all end before the end edge is polled. */
 	busy->known = (*next == 0 || busy->known) && cpu_busy_ns(busy->cpu, &v) && (*next == 0 || v >= busy->at_start_ns);
 	*(*next == 0 ? &busy->at_start_ns : &busy->at_end_ns) = v;
-	if (now - edge > busy->late_ns)
-		busy->late_ns = now - edge;
 	(*next)++;
 }
 
@@ -297,7 +291,7 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 		busy_at_edge(shm, busy, &next_edge);
 		sleep_to_next_poll(shm, busy, next_edge);
 	}
-	busy_at_edge(shm, busy, &next_edge);	/* the tasks may all have ended just before the end edge */
+	busy_at_edge(shm, busy, &next_edge);	/* the tasks may all have ended just before the end edge: read late */
 	if (busy && next_edge < 2)
 		busy->known = false;
 	for (int i = 0; i < count; i++)

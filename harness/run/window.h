@@ -44,7 +44,6 @@ struct window_busy {
 	int cpu;
 	bool known;
 	uint64_t at_start_ns, at_end_ns;	/* cpuacct busy time of the CPU */
-	uint64_t late_ns;			/* the later of the two reads after its edge */
 };
 
 /*
