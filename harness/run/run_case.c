@@ -173,30 +173,27 @@ static json_object *lead_in_json(const struct lead_writes *w, uint64_t start_ns)
 }
 
 /*
- * CPU time that tasks other than the window's took on the measured CPU while it ran: the
- * CPU's busy time between the window's edges less what the tasks placed there used in it.
- * Other CFS tasks share "the rest" with the victim; this is what they took of it, measured
- * apart from the judged tasks. A task of the window that strayed onto the CPU counts as other.
- * Without the edges' reads: the busy time around the whole window (set-up and tear-down in it)
- * less the tasks' whole lives, which counts what ran there before and after as other too.
+ * CPU time that tasks other than the window's took on the measured CPU while it ran. Other
+ * CFS tasks share "the rest" with the victim; this is what they took of it, measured apart
+ * from the judged tasks. With the edges' reads: the CPU's busy time between the edges less
+ * the window's tasks' own, both read at the edges (a task that runs on past the end, as a
+ * late periodic job does, is not counted twice). Without them: the busy time around the whole
+ * window (set-up and tear-down in it) less the tasks' whole lives, which counts what ran there
+ * before and after as other too. A task of the window that strayed onto the CPU counts as other.
  */
 static double others_us(const struct run_ctx *ctx, int count, const struct window_busy *edges, uint64_t busy_ns)
 {
 	double ours = 0;
 
+	if (edges->known)
+		return fmax(0, ((double)(edges->at_end_ns - edges->at_start_ns) -
+				(double)(edges->tasks_at_end_ns - edges->tasks_at_start_ns)) / 1000.0);
 	for (int i = 0; i < count; i++) {
 		const struct task_record *t = &ctx->shm->task[i];
 
-		if (t->config.cpu != ctx->opt->cpu)
-			continue;
-		if (edges->known)
-			/* Its own figure over the window where it keeps one, else the kernel's since the start. */
-			ours += (double)(t->last_ns && t->cpu_ns ? t->cpu_ns : t->rusage_cpu_ns);
-		else
+		if (t->config.cpu == ctx->opt->cpu)
 			ours += (double)(t->rusage_cpu_ns + t->cpu_at_start_ns);
 	}
-	if (edges->known)
-		busy_ns = edges->at_end_ns - edges->at_start_ns;
 	return fmax(0, ((double)busy_ns - ours) / 1000.0);
 }
 

@@ -179,15 +179,50 @@ static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t
 }
 
 /* Reads the CPU's busy time once the next window edge (start, then end) has passed. */
-static void busy_at_edge(const struct window_shm *shm, struct window_busy *busy, int *next)
+/*
+ * The CPU time the window's tasks placed on `cpu` have used since they started: read from
+ * their process clocks (an exited but unreaped task still has one), or from what wait4 said
+ * for one already reaped. False when a clock could not be read.
+ */
+static bool tasks_cpu_ns(const struct window_shm *shm, const pid_t *pids, int count, int cpu, uint64_t *out)
 {
-	uint64_t v = 0;
+	*out = 0;
+	for (int i = 0; i < count; i++) {
+		const struct task_record *t = &shm->task[i];
+		struct timespec ts;
+		clockid_t clock;
+
+		if (t->config.cpu != cpu)
+			continue;
+		if (pids[i] <= 0) {
+			*out += t->rusage_cpu_ns + t->cpu_at_start_ns;	/* reap() counted it from the start */
+			continue;
+		}
+		if (clock_getcpuclockid(pids[i], &clock) || clock_gettime(clock, &ts))
+			return false;
+		*out += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	return true;
+}
+
+/*
+ * At each window edge: the CPU's busy time and the tasks' own beside it, so that what others
+ * took is their difference over exactly the window, whenever the tasks themselves end.
+ */
+static void busy_at_edge(const struct window_shm *shm, const pid_t *pids, int count, struct window_busy *busy,
+			 int *next)
+{
+	uint64_t v = 0, ours = 0;
+	bool read;
 
 	if (!busy || *next > 1 || now_ns() < (*next == 0 ? shm->start_ns : shm->end_ns))
 		return;
+	read = cpu_busy_ns(busy->cpu, &v) && tasks_cpu_ns(shm, pids, count, busy->cpu, &ours);
 	/* Known only once both edges were read: tasks may all end before the end edge is polled. */
-	busy->known = (*next == 0 || busy->known) && cpu_busy_ns(busy->cpu, &v) && (*next == 0 || v >= busy->at_start_ns);
+	busy->known = (*next == 0 || busy->known) && read &&
+		      (*next == 0 || (v >= busy->at_start_ns && ours >= busy->tasks_at_start_ns));
 	*(*next == 0 ? &busy->at_start_ns : &busy->at_end_ns) = v;
+	*(*next == 0 ? &busy->tasks_at_start_ns : &busy->tasks_at_end_ns) = ours;
 	(*next)++;
 }
 
@@ -288,10 +323,10 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 			kill_all(pgid, pids, count);
 			return WINDOW_OVERRUN;
 		}
-		busy_at_edge(shm, busy, &next_edge);
+		busy_at_edge(shm, pids, count, busy, &next_edge);
 		sleep_to_next_poll(shm, busy, next_edge);
 	}
-	busy_at_edge(shm, busy, &next_edge);	/* the tasks may all have ended just before the end edge: read late */
+	busy_at_edge(shm, pids, count, busy, &next_edge);	/* the tasks may all have ended just before the end edge: read late */
 	if (busy && next_edge < 2)
 		busy->known = false;
 	for (int i = 0; i < count; i++)

@@ -44,6 +44,8 @@ struct window_busy {
 	int cpu;
 	bool known;
 	uint64_t at_start_ns, at_end_ns;	/* cpuacct busy time of the CPU */
+	/* The CPU time of the window's tasks placed on that CPU, read beside it at each edge. */
+	uint64_t tasks_at_start_ns, tasks_at_end_ns;
 };
 
 /*

@@ -297,3 +297,44 @@ def test_others_us_counts_only_what_other_tasks_took_inside_the_window():
     assert abs(res["others_us"] - rest_us) <= slack_us, \
         f"others_us {res['others_us']:.0f} us, the spinner's share of the window {rest_us:.0f} +- {slack_us:.0f} us" \
         f" (exit {proc.returncode})"
+
+
+def test_others_us_does_not_count_a_late_job_past_the_window_end():
+    """A 99% app throttled behind its schedule runs its last jobs past the window end, and the
+    victim spins to its own end. Only what they used between the edges is theirs: a CFS spinner
+    of the test's own beside them shares the period's rest with the victim and others_us still
+    sees its part (the tasks' whole time would hide it: others_us was 0 in such windows)."""
+    import json
+    import subprocess
+    import time
+    rtt.require_root()
+    tmp = tempfile.mkdtemp(prefix="rtt-others-late-")
+    with open(os.path.join(rtt.ROOT, "workloads", "scenarios", "duty-cycle.json")) as f:
+        scenario = json.load(f)
+    scenario["name"] = "duty-cycle-late"
+    scenario["suites"] = []
+    scenario["sweep"]["values"] = [0.99]
+    path = os.path.join(tmp, "duty-cycle-late.json")
+    with open(path, "w") as f:
+        json.dump(scenario, f)
+    out = os.path.join(tmp, "r.json")
+    spinner = subprocess.Popen(["taskset", "-c", "1", "/usr/bin/python3", "-c", "while True: pass"],
+                               stdin=subprocess.DEVNULL)
+    try:
+        time.sleep(0.2)
+        proc = rtt.run(["run", "--quiet", "--scenario-file", path, "--scenario", "duty-cycle-late", "--policy",
+                        "default", "--probe-seconds", "0", "--noise-seconds", "0.5", "--output", out])
+    finally:
+        spinner.kill()
+        spinner.wait()
+    doc = rtt.load(out)
+    res = rtt.result(doc, "duty-cycle-late", "default")
+    app = [t["metrics"] for t in res["tasks"] if t["name"] == "app"][0]
+    tick_us = doc["kernel_model"]["predicted"]["tick_us"]
+    # The case this is about: the app still ran after the window's end.
+    assert app["window_s"] > res["window_s"] + 2 * tick_us / 1e6, (app["window_s"], res["window_s"])
+    rest_us = res["window_s"] * 1e6 * (1 - res["policy"]["runtime_us"] / res["policy"]["period_us"])
+    # Two nice-0 spinners share the throttled slots about evenly: the test's gets half the rest,
+    # give or take scheduler slices; a quarter is far below it and far above the 0 of the fault.
+    assert rest_us / 4 <= res["others_us"] <= rest_us + 4 * tick_us, \
+        f"others_us {res['others_us']:.0f} us, rest {rest_us:.0f} us (exit {proc.returncode})"
