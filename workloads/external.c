@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Programs started with a death signal and an alarm, awaited on a pidfd; the task reaps their orphans too. */
 #include "external.h"
 #include "private_dir.h"
 #include "spin_measure.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A histogram exact to the microsecond below 2 ms and log2 above, beside the longest few and their times. */
 #include "latency.h"
 
 void latency_add_bucket(struct latency_stats *s, uint64_t us, uint64_t n)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The hot loop kept to a compare and a branch: gaps, CPU samples and longest gaps recorded out of line. */
 #include "spin_measure.h"
 
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A task's setup in order (limits, pinning, NUMA, mlockall, cgroup, class), the start barrier, its role. */
 #include "task.h"
 #include "roles.h"
 #include "spin_measure.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The harness's small helpers: strict number parsing, clocks, small files, atomic writes, trusted folders. */
 #include "util.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A verdict per metric: the rank test given enough repetitions on both sides, else the checks' bands. */
 #include "compare.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A results file read for comparison: each field checked as read, each value filed by case, task, metric. */
 #include "compare_load.h"
 #include "results.h"
 

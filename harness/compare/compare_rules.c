@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The rules: each compared metric's direction, unit and minimum effect, near what its kind can resolve. */
 #include "compare_rules.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* What limits a FIFO hog in each regime under a policy, the thresholds its gaps count by, a check as JSON. */
 #include "expect.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The scenario arithmetic by recursive descent: * and / bind tighter than + and -; each error says where. */
 #include "expr.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Knob grids: --grid's axes parsed and checked, the cells expanded into policies named after their values. */
 #include "grid.h"
 #include "util.h"
 

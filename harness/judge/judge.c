@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Checks evaluated with this case's model quantities; a pass whose tolerance could not fail is unjudged. */
 #include "judge.h"
 #include "expr.h"
 #include "scenario_task.h"

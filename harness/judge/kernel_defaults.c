@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The defaults table with its sources, --site-setting, a check per setting (behaviour where unreadable). */
 #include "kernel_defaults.h"
 #include "util.h"
 

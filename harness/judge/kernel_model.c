@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The regime predicted from version and config (fair server, RT_RUNTIME_SHARE, ktimers); the probe judged. */
 #include "kernel_model.h"
 #include "expect.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The built-in policies, the 2008 debate's positions among them; ad-hoc pairs checked as the kernel would. */
 #include "policy.h"
 
 #include <inttypes.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The period grid found by search over phases (throttle ends among them): the one the kernel does best on. */
 #include "promise.h"
 
 #include <math.h>

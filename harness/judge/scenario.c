@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Each file read strictly (unknown keys refused); the catalogue only from a folder others cannot change. */
 #include "scenario.h"
 #include "judge.h"
 #include "kernel_model.h"

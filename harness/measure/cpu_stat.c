@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Per-CPU counters from procfs and cgroup v1: steal time, local timer interrupts, CPU time of all tasks. */
 #include "cpu_stat.h"
 
 #include <stdio.h>

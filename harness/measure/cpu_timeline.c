@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Gap ends and samples merged in time order, clamped so the task's CPU time never outruns the wall. */
 #include "cpu_timeline.h"
 #include <stddef.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The harness side of the cyclictest role: its settings, its --json file checked field by field, metrics. */
 #include "cyclictest.h"
 #include "latency.h"
 #include "metrics.h"

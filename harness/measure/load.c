@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The harness side of the load role: the program a window runs and where, checked installed beforehand. */
 #include "load.h"
 #include "sysinfo.h"
 #include "util.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Built-in roles' metrics: throttle events and whole periods from gap ends; each role's figures as JSON. */
 #include "metrics.h"
 
 #include <errno.h>

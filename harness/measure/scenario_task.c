@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A task found by name, and its numeric params: one absent or given as a string takes the fallback. */
 #include "scenario_task.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The median on a copy; Mann-Whitney U from exact counts of arrangements, else the tie-corrected normal. */
 #include "stats.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Tracing per run: tracefs found or mounted (a marker names the run), armed per hog window; stale ones go. */
 #include "trace.h"
 #include "sysinfo.h"
 #include "trace_backend.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The hog's gaps followed switch by switch: who ran in each, by kind and by task, and the JSON block. */
 #include "trace_gaps.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* KTAP as the kernel's parser reads it (checks not judged: SKIP with why); the ETA from window time done. */
 #include "report.h"
 #include "util.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The document's skeleton and ending, its atomic write, and a check beforehand that the folder has room. */
 #include "results.h"
 #include "util.h"
 

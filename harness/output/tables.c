@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Built from the results alone: sweep edges against the model's, and each policy's worst debate figures. */
 #include "tables.h"
 #include "expect.h"
 #include "policy.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The groups, named after the run's pid so those of a run that died can be told apart and removed. */
 #include "cgroups.h"
 #include "util.h"
 

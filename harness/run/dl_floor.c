@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Ratios in the kernel's fixed point (to_ratio()): one equal to the floor passes here as it does there. */
 #include "dl_floor.h"
 #include "grid.h"
 #include "policy.h"

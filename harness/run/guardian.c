@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A forked child reading a pipe: end of file before "done" means the harness died; its tasks die first. */
 #include "guardian.h"
 #include "cgroups.h"
 #include "private_dir.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The settings in force read (the knobs as found, every CPU's fair server); both results recorded. */
 #include "kernel_results.h"
 #include "report.h"
 #include "sysinfo.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Each rule a write keeps, in numbers: runtime <= period, global ratio against the floor and the cgroup's. */
 #include "knob_explain.h"
 
 #include <inttypes.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Breadth-first over the states each knob's start, target and -1 span: the first plan found is shortest. */
 #include "knob_plan.h"
 
 #include <stddef.h>

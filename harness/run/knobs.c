@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The knobs read, kept as JSON, written only by a plan with a way back; a failed write names its cause. */
 #include "knobs.h"
 #include "knob_explain.h"
 #include "knob_plan.h"

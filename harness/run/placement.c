@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The topology from libnuma and --cpu parsed against it; CPU 0 of a small machine is left to the harness. */
 #include "placement.h"
 #include "sysinfo.h"
 #include "util.h"

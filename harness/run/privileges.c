@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Probed as the kernel checks (effective ids, capabilities, rlimits); each case's needs held against it. */
 #include "privileges.h"
 #include "util.h"
 #include "sysinfo.h"

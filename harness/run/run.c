@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The run in order: lock, guardian, saved knobs, noise floor, probe, cases, restore; then the exit status. */
 #include "run.h"
 #include "cgroups.h"
 #include "cyclictest.h"

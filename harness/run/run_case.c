@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A case from policy to verdict: settling so no window inherits another's RT budget, lead-in, judging. */
 #include "run_case.h"
 #include "cgroups.h"
 #include "cpu_stat.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The handler only notes the signal (no SA_RESTART: waits return early); children get the defaults back. */
 #include "signals.h"
 
 #include <signal.h>

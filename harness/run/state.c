@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Lock and saved knobs only in a folder nobody else can write: a planted file would be restored as root. */
 #include "state.h"
 #include "dl_floor.h"
 #include "util.h"

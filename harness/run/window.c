@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The poll loop: barrier, lead-in writes on time, busy time at the edges, reaping, stuck RT tasks demoted. */
 #include "window.h"
 #include "cpu_stat.h"
 #include "guardian.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Shared test helpers: temp folders, captured stderr, saved environment, made-up kernels, probes, knobs. */
 #include "unit_fixtures.h"
 #include "unit.h"
 

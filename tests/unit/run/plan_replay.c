@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* A plan replayed write by write: no idle write, no absent cgroup knob, no refused state, the right end. */
 #include "plan_replay.h"
 #include "unit.h"
 
