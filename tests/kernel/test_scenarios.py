@@ -109,8 +109,12 @@ def test_duty_cycle_edge_sits_at_the_rt_share():
             assert app["throttled_misses"] > 0, (r["sweep"], used, app)
     edge = [e for e in doc["edges"] if e["scenario"] == "duty-cycle" and e["policy"] == "default"][0]
     assert edge["last_clean_utilisation"] is not None and edge["last_clean_utilisation"] >= 0.8, edge
-    assert abs(doc["calibration"]["loops_per_us"] - 1000 / doc["noise_floor"]["loop_ns"]) / \
-        doc["calibration"]["loops_per_us"] < 0.15, (doc["calibration"], doc["noise_floor"]["loop_ns"])
+    # The calibration times the noise floor's own loop: a scale error (a unit, a loop counted
+    # twice) is a factor of 2 or more. The loop's speed itself moves by up to 19% between moments
+    # on this VM (make bench), and the calibration shares its caches with the CFS task beside
+    # it (13.6% apart within one calibration, 19% from the noise floor, seen): 1.5x apart at most.
+    ratio = doc["calibration"]["loops_per_us"] * doc["noise_floor"]["loop_ns"] / 1000
+    assert 1 / 1.5 < ratio < 1.5, (ratio, doc["calibration"], doc["noise_floor"]["loop_ns"])
 
 
 def test_admin_regains_control_under_the_default():
