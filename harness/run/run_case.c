@@ -193,7 +193,7 @@ static double others_us(const struct run_ctx *ctx, int count, const struct windo
 		const struct task_record *t = &ctx->shm->task[i];
 
 		if (t->config.cpu == ctx->opt->cpu)
-			ours += (double)(t->rusage_cpu_ns + t->cpu_at_start_ns);
+			ours += (double)task_life_cpu_ns(t);
 	}
 	return fmax(0, ((double)busy_ns - ours) / 1000.0);
 }

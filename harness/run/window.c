@@ -82,6 +82,11 @@ static int reap(struct window_shm *shm, pid_t *pids, int count)
 	return lost ? -1 : alive;
 }
 
+uint64_t task_life_cpu_ns(const struct task_record *t)
+{
+	return t->rusage_cpu_ns + t->cpu_at_start_ns;	/* reap() counted it from the start */
+}
+
 /* To SCHED_OTHER: a throttled RT task the kernel never lets run again would never end. */
 static bool demote(pid_t pid)
 {
@@ -179,7 +184,6 @@ static enum window_status wait_ready(struct window_shm *shm, int count, uint64_t
 	}
 }
 
-/* Reads the CPU's busy time once the next window edge (start, then end) has passed. */
 /*
  * The CPU time the window's tasks placed on `cpu` have used since they started: read from
  * their process clocks (an exited but unreaped task still has one), or from what wait4 said
@@ -196,7 +200,7 @@ static bool tasks_cpu_ns(const struct window_shm *shm, const pid_t *pids, int co
 		if (t->config.cpu != cpu)
 			continue;
 		if (pids[i] <= 0) {
-			*out += t->rusage_cpu_ns + t->cpu_at_start_ns;	/* reap() counted it from the start */
+			*out += task_life_cpu_ns(t);
 			continue;
 		}
 		if (clock_getcpuclockid(pids[i], &clock) || clock_gettime(clock, &ts))

@@ -56,6 +56,9 @@ struct window_busy {
  * its runtime back). Tasks share one process group, which is given to the guardian so it can
  * kill them if the harness dies. busy (may be NULL) is read at the window's edges.
  */
+/* A reaped task's CPU time over its whole life, as wait4 reported it. */
+uint64_t task_life_cpu_ns(const struct task_record *t);
+
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
 			      uint64_t duration_ns, uint64_t setup_timeout_ns, struct window_lead *lead,
 			      struct window_busy *busy, char *why, size_t why_len);
