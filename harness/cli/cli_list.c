@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* `rtthrottle list [scenarios|policies]`: the catalogue, one line each. */
+/* `rtthrottle list [scenarios|policies|quantities]`: the catalogue, one line each. */
 #include "commands.h"
 #include "policy.h"
+#include "quantity.h"
 #include "scenario.h"
 #include "util.h"
 
@@ -11,9 +12,11 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: rtthrottle list [--scenario-file PATH]... [scenarios|policies]\n\n"
+	fprintf(out, "Usage: rtthrottle list [--scenario-file PATH]... [scenarios|policies|quantities]\n\n"
 		     "Lists the scenarios (with their default policies and suites) and the policies\n"
 		     "(runtime/period and where each comes from). Without an argument, both.\n"
+		     "'quantities': the model quantities a scenario's checks may name in expect,\n"
+		     "tolerance, detects and if, with their unit and meaning.\n"
 		     "Scenarios are the JSON files in %s (set RTTHROTTLE_SCENARIO_DIR\n"
 		     "to use another folder) plus any --scenario-file.\n", scenario_dir());
 }
@@ -53,6 +56,17 @@ static void list_policies(void)
 	printf("  %-18s %-17s %s\n", "(ad hoc)", "N/M", "run --runtime-us N --period-us M");
 }
 
+static void list_quantities(void)
+{
+	size_t count;
+	const struct quantity_info *q = quantity_table(&count);
+
+	printf("Model quantities (besides the task's parameters, TASK.METRIC and trace.NAME):\n");
+	for (size_t i = 0; i < count; i++)
+		printf("  %-21s %-6s %s%s\n", q[i].name, q[i].unit, q[i].doc,
+		       q[i].needs_cgroup ? " (a task in a cgroup only)" : "");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option options[] = { { "help", no_argument, NULL, 'h' },
@@ -81,6 +95,10 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "rtthrottle list: too many arguments\n");
 		return EXIT_USAGE;
 	}
+	if (optind < argc && !strcmp(argv[optind], "quantities")) {
+		list_quantities();
+		return EXIT_ALL_PASSED;
+	}
 	if (optind == argc || !strcmp(argv[optind], "scenarios"))
 		list_scenarios();
 	if (optind == argc)
@@ -88,7 +106,7 @@ int cmd_list(int argc, char **argv)
 	if (optind == argc || !strcmp(argv[optind], "policies"))
 		list_policies();
 	else if (strcmp(argv[optind], "scenarios")) {
-		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios or policies)\n", argv[optind]);
+		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios, policies or quantities)\n", argv[optind]);
 		return EXIT_USAGE;
 	}
 	return EXIT_ALL_PASSED;

@@ -2,10 +2,10 @@
 /* Checks evaluated with this case's model quantities; a pass whose tolerance could not fail is unjudged. */
 #include "judge.h"
 #include "expr.h"
+#include "quantity.h"
 #include "scenario_task.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,15 +16,6 @@ struct lookup_ctx {
 	int task;		/* the check's task */
 	const char *used_metric;	/* the metric the check ended up judging */
 	bool validating;	/* load time: names are checked, values are placeholders */
-};
-
-static const char *const quantities[] = {
-	"rt_share", "cfs_share", "slot_us", "limit_interval_us", "rt_run_us", "slots_in_window", "limited",
-	"rt_share_alone", "policy_runtime_us", "policy_period_us", "window_us", "window_s", "tick_us", "time_tol",
-	"share_tol", "max_slot_us", "share_band", "noise_gap_max_us", "noise_loss", "steal_us", "cgroup_rt_share", "cgroup_rt_runtime_us",
-	"fair_server", "fs_runtime_us", "fs_period_us", "fs_interleaves", "tick_coarse", "cfs_wait_bound_us",
-	"tick_stretch", "fs_periods_in_window", "others_us", "few_intervals", "noise_loss_wall",
-	"fs_others_us", "fs_band",
 };
 
 /* The trace block's figures an expression may name as `trace.NAME` (results/README.md, `trace`). */
@@ -43,211 +34,18 @@ static bool is_trace_figure(const char *name)
 	return false;
 }
 
-/*
- * CPU time other tasks took on the measured CPU during the window (they share CFS's rest with
- * the victim); where the kernel does not report it, the noise floor's wall-time loss over the
- * window, which counts interrupts too and so errs wide.
- */
-static double others_us(const struct judge_context *jc)
-{
-	return jc->others_us >= 0 ? jc->others_us : jc->noise->loss_share * jc->window_s * 1e6;
-}
-
-static double window_share_tol(const struct judge_context *jc)
-{
-	const double window_us = jc->window_s * 1e6, tick = jc->model->tick_us;
-	const struct limiter *l = jc->limiter;
-	/* The machine's noise and the steal during the window, plus accounting rounding. */
-	double tol = jc->noise->cpu_loss_share + (jc->steal_us + others_us(jc)) / window_us + 0.002;
-
-	/* A tick of accounting at each edge; a window in arbitrary phase may hold a slot more or less at each end. */
-	return tol + 2 * tick / window_us + (l->limited ? 2 * l->gap_us / window_us : 0);
-}
-
-/* A CFS task on the measured CPU: what the fair server serves. */
-static bool has_cfs_task(const struct scenario *s)
-{
-	for (int i = 0; i < s->task_count; i++)
-		if (s->tasks[i].sched_policy == SCHED_OTHER && s->tasks[i].cpu == CPU_MEASURED)
-			return true;
-	return false;
-}
-
-/*
- * Whether the fair server may cut in between RT throttling's slots, so that event counts,
- * intervals and medians depend on how the two phases meet (measured on 6.18: at 475000/500000
- * one 52 ms slot a second replaced two 25 ms ones). It stays out only when RT throttling alone
- * gives CFS the server's runtime within any span the server defers for (its period less its
- * runtime), counting each slot a tick short (the throttle lands on a tick).
- */
-static bool fair_server_interleaves(const struct judge_context *jc)
-{
-	const struct kernel_model *km = jc->model;
-	double P = (double)jc->policy->period_us, R = (double)jc->policy->runtime_us, tick = km->tick_us;
-	double span = (double)(km->fs_period_us - km->fs_runtime_us), cfs;
-
-	if (!km->fair_server || !has_cfs_task(jc->scenario))
-		return false;
-	if (jc->limiter->regime != REGIME_CLASSIC)
-		return false;	/* alone, the fair server's slots are regular */
-	cfs = floor(span / P) * fmax(0, P - R - tick) + fmax(0, fmod(span, P) - R - tick);
-	return cfs < (double)km->fs_runtime_us;
-}
-
-/*
- * Where the fair server interleaves with classic throttling, RT's share lies in a band: at most
- * what the lower of the two limits leaves it, at least the policy's ratio less the fair server's
- * share, when the server's slots miss the throttle's (its period runs out of phase with the RT
- * timer; measured on 6.18: an 83 ms gap, the 50 ms throttle slot then 33 ms of the server's).
- * The band's width is the smaller of the two limits' CFS shares; 0 where no band applies or
- * the limiter already spreads one (share_band).
- */
-static double fs_band(const struct judge_context *jc)
-{
-	const struct kernel_model *km = jc->model;
-	const struct policy *p = jc->policy;
-
-	if (!fair_server_interleaves(jc) || jc->limiter->share_band > 0 || km->fs_period_us <= 0 || p->period_us <= 0)
-		return 0;
-	return fmin((double)km->fs_runtime_us / km->fs_period_us, 1.0 - (double)p->runtime_us / p->period_us);
-}
-
-static double metric_value(json_object *metrics, const char *path, bool *found)
-{
-	char key[64];
-	const char *dot = strchr(path, '.');
-	json_object *v;
-
-	*found = false;
-	if (!metrics)
-		return 0;
-	if (dot) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		if (!json_object_object_get_ex(metrics, key, &v))
-			return 0;
-		return metric_value(v, dot + 1, found);
-	}
-	if (!json_object_object_get_ex(metrics, path, &v) ||
-	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return 0;
-	*found = true;
-	return json_object_get_double(v);
-}
-
+/* The quantity of that name for the check's case. */
 static bool quantity(const struct lookup_ctx *lc, const char *name, double *v)
 {
-	const struct judge_context *jc = lc->jc;
-	const struct limiter *l = jc->limiter;
-	const double window_us = jc->window_s * 1e6;
+	const struct quantity_ctx qc = { .jc = lc->jc, .s = lc->s, .task = lc->task, .used_metric = lc->used_metric };
 
-	if (!strcmp(name, "rt_share"))
-		*v = l->hog_share;
-	else if (!strcmp(name, "cfs_share"))
-		*v = 1 - l->hog_share;
-	else if (!strcmp(name, "slot_us"))
-		*v = l->gap_us;
-	else if (!strcmp(name, "max_slot_us"))
-		*v = l->max_slot_us;
-	else if (!strcmp(name, "share_band"))
-		*v = l->share_band;
-	else if (!strcmp(name, "limit_interval_us"))
-		*v = l->interval_us;
-	else if (!strcmp(name, "rt_run_us"))
-		*v = l->interval_us - l->gap_us;
-	else if (!strcmp(name, "slots_in_window"))
-		*v = l->interval_us > 0 ? round(window_us / l->interval_us) : 0;
-	else if (!strcmp(name, "limited"))
-		*v = l->limited;
-	else if (!strcmp(name, "rt_share_alone"))
-		/* Alone, RT throttling idles the CPU; a fair server has no CFS task to serve. */
-		*v = l->regime == REGIME_CLASSIC || l->regime == REGIME_TIMERS_STARVED
-			     ? (double)jc->policy->runtime_us / jc->policy->period_us
-			     : 1.0;
-	else if (!strcmp(name, "policy_runtime_us"))
-		*v = (double)jc->policy->runtime_us;
-	else if (!strcmp(name, "policy_period_us"))
-		*v = (double)jc->policy->period_us;
-	else if (!strcmp(name, "window_us"))
-		*v = window_us;
-	else if (!strcmp(name, "window_s"))
-		*v = jc->window_s;
-	else if (!strcmp(name, "tick_us"))
-		*v = jc->model->tick_us;
-	else if (!strcmp(name, "time_tol"))
-		/* Two ticks of accounting, the machine's own longest gap, and what the VM stole. */
-		*v = 2 * jc->model->tick_us + jc->noise->gap_max_us + jc->steal_us;
-	else if (!strcmp(name, "noise_gap_max_us"))
-		*v = jc->noise->gap_max_us;
-	else if (!strcmp(name, "noise_loss"))
-		*v = jc->noise->cpu_loss_share;
-	else if (!strcmp(name, "noise_loss_wall"))
-		/*
-		 * The wall time the machine took from a lone spinner, most of it charged to it all the
-		 * same (interrupts, an emulator's stalls): charged to an RT task, it spends RT runtime.
-		 */
-		*v = jc->noise->loss_share;
-	else if (!strcmp(name, "steal_us"))
-		*v = jc->steal_us;
-	else if (!strcmp(name, "tick_stretch"))
-		*v = jc->tick_stretch > 1 ? jc->tick_stretch : 1;
-	else if (!strcmp(name, "share_tol")) {
-		bool found;
-		double span = metric_value(jc->metrics[lc->task], "periods_span_s", &found);
+	return quantity_value(&qc, name, v);
+}
 
-		/* Whole periods: only the noise and a tick at each end of the span. */
-		if (lc->used_metric && strstr(lc->used_metric, "_periods") && found && span > 0)
-			*v = jc->noise->cpu_loss_share + (jc->steal_us + others_us(jc)) / window_us + 0.002 +
-			     2 * jc->model->tick_us / (span * 1e6);
-		else
-			*v = window_share_tol(jc);
-		*v += l->share_band;
-	} else if (!strcmp(name, "fair_server"))
-		*v = jc->model->fair_server && has_cfs_task(lc->s);
-	else if (!strcmp(name, "fs_runtime_us"))
-		*v = (double)jc->model->fs_runtime_us;
-	else if (!strcmp(name, "fs_period_us"))
-		*v = (double)jc->model->fs_period_us;
-	else if (!strcmp(name, "few_intervals"))
-		/* Fewer than two throttles can end inside: nothing to measure between two ends. */
-		*v = l->interval_us > 0 && window_us < 2 * l->interval_us + l->max_slot_us;
-	else if (!strcmp(name, "others_us"))
-		*v = others_us(jc);
-	else if (!strcmp(name, "fs_others_us"))
-		/*
-		 * A fair server runs above RT: what other CFS tasks took on the CPU in the window,
-		 * served by it, an RT task may have waited in one piece (its runtime at most).
-		 */
-		*v = jc->model->fair_server ? fmin(others_us(jc), (double)jc->model->fs_runtime_us) : 0;
-	else if (!strcmp(name, "fs_periods_in_window"))
-		/* The fair server's promise is measured only over two of its periods (promise.c). */
-		*v = jc->model->fs_period_us > 0 ? window_us / (double)jc->model->fs_period_us : 0;
-	else if (!strcmp(name, "fs_interleaves"))
-		*v = fair_server_interleaves(jc);
-	else if (!strcmp(name, "fs_band"))
-		*v = fs_band(jc);
-	else if (!strcmp(name, "tick_coarse"))
-		/*
-		 * The throttle lands on a tick: where the slot or the run is under a few ticks, gap
-		 * lengths, counts and the span between throttles follow the tick's phase, not the
-		 * policy (the promise still holds: the kernel carries the overrun).
-		 */
-		*v = l->limited && l->interval_us > 0 &&
-		     (l->gap_us < 4 * jc->model->tick_us || l->interval_us - l->gap_us < 4 * jc->model->tick_us);
-	else if (!strcmp(name, "cfs_wait_bound_us"))
-		*v = throttle_wait_bound_us(l->interval_us, l->gap_us, jc->model->tick_us);
-	else if (!strcmp(name, "cgroup_rt_share") || !strcmp(name, "cgroup_rt_runtime_us")) {
-		const char *group = lc->s->tasks[lc->task].cgroup;
-
-		*v = 0;
-		for (int i = 0; i < lc->s->cgroup_count; i++)
-			if (!strcmp(lc->s->cgroups[i].name, group))
-				*v = !strcmp(name, "cgroup_rt_share")
-					     ? (double)lc->s->cgroups[i].rt_runtime_us / lc->s->cgroups[i].rt_period_us
-					     : (double)lc->s->cgroups[i].rt_runtime_us;
-		return group[0] != '\0';
-	} else
-		return false;
-	return true;
+/* A check's tolerance expression: "share" names share_tol. */
+static const char *tolerance_expr(const struct scenario_check *sc)
+{
+	return !strcmp(sc->tolerance, "share") ? "share_tol" : sc->tolerance;
 }
 
 static bool lookup(void *ctx, const char *name, double *v)
@@ -258,9 +56,10 @@ static bool lookup(void *ctx, const char *name, double *v)
 
 	if (lc->validating) {
 		*v = 0.37;	/* a placeholder that is no pole of a sensible expression */
-		for (size_t i = 0; i < sizeof(quantities) / sizeof(quantities[0]); i++)
-			if (!strcmp(name, quantities[i]))
-				return strncmp(name, "cgroup_", 7) || s->tasks[lc->task].cgroup[0];
+		const struct quantity_info *q = quantity_find(name);
+
+		if (q)
+			return !q->needs_cgroup || s->tasks[lc->task].cgroup[0];
 		if (is_trace_figure(name))
 			return true;
 		if (dot) {
@@ -278,7 +77,7 @@ static bool lookup(void *ctx, const char *name, double *v)
 	if (is_trace_figure(name)) {
 		bool found;
 
-		*v = metric_value(lc->jc->trace, name + 6, &found);
+		*v = metric_at(lc->jc->trace, name + 6, &found);
 		return found;
 	}
 	if (dot) {
@@ -290,7 +89,7 @@ static bool lookup(void *ctx, const char *name, double *v)
 		t = scenario_task_index(s, task);
 		if (t < 0)
 			return false;
-		*v = metric_value(lc->jc->metrics[t], dot + 1, &found);
+		*v = metric_at(lc->jc->metrics[t], dot + 1, &found);
 		return found;
 	}
 	/* The check's task parameters, with the sweep's value in force. */
@@ -345,7 +144,7 @@ static double default_detects(const struct lookup_ctx *lc, const char *metric)
 	if (!strcmp(metric, "cpu_share") || !strcmp(metric, "cpu_share_periods"))
 		return 0.05;
 	if (!strcmp(metric, "rt_budget_excess_us")) {
-		periods = metric_value(jc->metrics[lc->task], "rt_periods", &found);
+		periods = metric_at(jc->metrics[lc->task], "rt_periods", &found);
 		return found && periods >= 2 ? periods * jc->model->tick_us : 0;
 	}
 	if (!strcmp(metric, "cfs_period_min_us"))
@@ -398,16 +197,16 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	snprintf(c->label, sizeof(c->label), "%s", sc->label);
 	c->kind = sc->kind;
 	c->tolerance_why = sc->tolerance_why;
-	c->measured = metric_value(jc->metrics[task], sc->metric, &found);
+	c->measured = metric_at(jc->metrics[task], sc->metric, &found);
 	if (!found && sc->fallback[0]) {
 		snprintf(c->metric, sizeof(c->metric), "%s", sc->fallback);
-		c->measured = metric_value(jc->metrics[task], sc->fallback, &found);
+		c->measured = metric_at(jc->metrics[task], sc->fallback, &found);
 	}
 	c->unit = judge_metric_unit(c->metric);
 	lc.used_metric = c->metric;
 	c->was_measured = found;
 	if (!expr_eval(sc->expect, lookup, &lc, &c->expected, err, sizeof(err)) ||
-	    !expr_eval(!strcmp(sc->tolerance, "share") ? "share_tol" : sc->tolerance, lookup, &lc, &c->tolerance,
+	    !expr_eval(tolerance_expr(sc), lookup, &lc, &c->tolerance,
 		       err, sizeof(err))) {
 		json_object *reason;
 
@@ -465,10 +264,7 @@ int judge_result(const struct judge_context *jc, struct check *out, int max)
 
 bool judge_is_quantity(const char *name)
 {
-	for (size_t i = 0; i < sizeof(quantities) / sizeof(quantities[0]); i++)
-		if (!strcmp(name, quantities[i]))
-			return true;
-	return false;
+	return quantity_find(name) != NULL;
 }
 
 bool judge_validate(const struct scenario *s, char *err, size_t len)
@@ -479,7 +275,7 @@ bool judge_validate(const struct scenario *s, char *err, size_t len)
 
 	for (int i = 0; i < s->check_count; i++) {
 		const struct scenario_check *sc = &s->checks[i];
-		const char *tol = !strcmp(sc->tolerance, "share") ? "share_tol" : sc->tolerance;
+		const char *tol = tolerance_expr(sc);
 		char why[160];
 
 		lc.task = scenario_task_index(s, sc->task);

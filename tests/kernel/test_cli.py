@@ -35,6 +35,33 @@ def test_list_names_scenarios_and_policies():
         assert name in proc.stdout, name
 
 
+def test_list_quantities_documents_every_name_the_scenarios_use():
+    """Every model quantity a shipped check names is listed with a unit and a meaning."""
+    import glob
+    import json
+    import re
+    proc = rtt.run(["list", "quantities"])
+    assert proc.returncode == 0, proc.stderr
+    listed = {}
+    for line in proc.stdout.splitlines()[1:]:
+        name, unit, doc = line.split(None, 2)
+        listed[name] = (unit, doc)
+    assert "rt_share" in listed and "fs_band" in listed and "share_tol" in listed, listed.keys()
+    unknown = set()
+    for path in glob.glob(os.path.join(rtt.ROOT, "workloads", "scenarios", "*.json")):
+        with open(path) as f:
+            scenario = json.load(f)
+        # Besides quantities, an expression may name its task's parameters and the sweep's.
+        own = {k for t in scenario["tasks"] for k in t.get("params", {})}
+        own |= {scenario["sweep"]["param"]} if "sweep" in scenario else set()
+        for check in scenario["checks"]:
+            for field in ("expect", "tolerance", "detects", "if"):
+                for name in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", str(check.get(field, ""))):
+                    if "." not in name and name not in own and name != "share" and name not in listed:
+                        unknown.add((os.path.basename(path), name))
+    assert not unknown, sorted(unknown)
+
+
 def _offline_or_missing_cpu():
     with open("/sys/devices/system/cpu/possible") as f:
         possible = f.read().strip()

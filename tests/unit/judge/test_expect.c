@@ -6,6 +6,7 @@
  */
 #include "expect.h"
 #include "judge.h"
+#include "quantity.h"
 #include "kernel_model.h"
 #include "run_case.h"
 #include "scenario.h"
@@ -634,6 +635,34 @@ TEST(judge_hog_share_band_where_the_fair_server_interleaves)
 	n = hog_case_judge(6, 18, 1, "default", 0, textbook_hog, textbook_victim);
 	c = find_check(hc.checks, n, "victim", "cpu_share_periods");
 	CHECK(c && NEAR(c->expected, 0.05) && c->passed, "victim floor %g", c ? c->expected : -1);
+	hog_case_unload();
+}
+
+/* One table names every quantity: unique, documented, with a unit, and each computes for a case. */
+TEST(quantity_table_is_whole)
+{
+	static const char *const units[] = { "ratio", "us", "s", "count", "flag" };
+	size_t count;
+	const struct quantity_info *q = quantity_table(&count);
+	double v;
+
+	CHECK(count >= 30, "only %zu quantities", count);
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 18, 1, "default", 0, textbook_hog, textbook_victim);
+	for (size_t i = 0; i < count; i++) {
+		bool unit_known = false;
+
+		for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+			unit_known |= !strcmp(q[i].unit, units[k]);
+		CHECK(unit_known && strlen(q[i].doc) > 10, "%s: unit %s, doc '%s'", q[i].name, q[i].unit, q[i].doc);
+		CHECK(quantity_find(q[i].name) == &q[i], "%s is not found as itself (a duplicate name?)", q[i].name);
+		CHECK(judge_is_quantity(q[i].name), "%s is no quantity to the parser", q[i].name);
+		/* The fifo-hog-share tasks are in no cgroup: those quantities have no value there. */
+		CHECK(judge_quantity(&hc.jc, q[i].name, &v) != q[i].needs_cgroup && isfinite(v), "%s = %g",
+		      q[i].name, v);
+	}
+	CHECK(!quantity_find("share") && !judge_is_quantity("hog"), "an alias or a task taken for a quantity");
 	hog_case_unload();
 }
 

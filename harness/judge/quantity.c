@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The model quantities checks are written in: one table of name, unit, meaning and value. */
+#include "quantity.h"
+#include "judge.h"
+#include "scenario_task.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+double metric_at(json_object *metrics, const char *path, bool *found)
+{
+	char key[64];
+	const char *dot = strchr(path, '.');
+	json_object *v;
+
+	*found = false;
+	if (!metrics)
+		return 0;
+	if (dot) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		if (!json_object_object_get_ex(metrics, key, &v))
+			return 0;
+		return metric_at(v, dot + 1, found);
+	}
+	if (!json_object_object_get_ex(metrics, path, &v) ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return 0;
+	*found = true;
+	return json_object_get_double(v);
+}
+
+/*
+ * CPU time other tasks took on the measured CPU during the window (they share CFS's rest with
+ * the victim); where the kernel does not report it, the noise floor's wall-time loss over the
+ * window.
+ */
+static double others_in_window_us(const struct judge_context *jc)
+{
+	return jc->others_us >= 0 ? jc->others_us : jc->noise->loss_share * jc->window_s * 1e6;
+}
+
+static double window_share_tol(const struct judge_context *jc)
+{
+	const double window_us = jc->window_s * 1e6, tick = jc->model->tick_us;
+	const struct limiter *l = jc->limiter;
+	/* The machine's noise and the steal during the window, plus accounting rounding. */
+	double tol = jc->noise->cpu_loss_share + (jc->steal_us + others_in_window_us(jc)) / window_us + 0.002;
+
+	/* A tick of accounting at each edge; a window in arbitrary phase may hold a slot more or less at each end. */
+	return tol + 2 * tick / window_us + (l->limited ? 2 * l->gap_us / window_us : 0);
+}
+
+/* A CFS task on the measured CPU: what the fair server serves. */
+static bool has_cfs_task(const struct scenario *s)
+{
+	for (int i = 0; i < s->task_count; i++)
+		if (s->tasks[i].sched_policy == SCHED_OTHER && s->tasks[i].cpu == CPU_MEASURED)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the fair server may cut in between RT throttling's slots, so that event counts,
+ * intervals and medians depend on how the two phases meet (measured on 6.18: at 475000/500000
+ * one 52 ms slot a second replaced two 25 ms ones). It stays out only when RT throttling alone
+ * gives CFS the server's runtime within any span the server defers for (its period less its
+ * runtime), counting each slot a tick short (the throttle lands on a tick).
+ */
+static bool fair_server_interleaves(const struct judge_context *jc, const struct scenario *s)
+{
+	const struct kernel_model *km = jc->model;
+	double P = (double)jc->policy->period_us, R = (double)jc->policy->runtime_us, tick = km->tick_us;
+	double span = (double)(km->fs_period_us - km->fs_runtime_us), cfs;
+
+	if (!km->fair_server || !has_cfs_task(s))
+		return false;
+	if (jc->limiter->regime != REGIME_CLASSIC)
+		return false;	/* alone, the fair server's slots are regular */
+	cfs = floor(span / P) * fmax(0, P - R - tick) + fmax(0, fmod(span, P) - R - tick);
+	return cfs < (double)km->fs_runtime_us;
+}
+
+/*
+ * Where the fair server interleaves with classic throttling, RT's share lies in a band: at most
+ * what the lower of the two limits leaves it, at least the policy's ratio less the fair server's
+ * share, when the server's slots miss the throttle's (its period runs out of phase with the RT
+ * timer; measured on 6.18: an 83 ms gap, the 50 ms throttle slot then 33 ms of the server's).
+ * The band's width is the smaller of the two limits' CFS shares; 0 where no band applies or
+ * the limiter already spreads one (share_band).
+ */
+static double fs_band(const struct judge_context *jc, const struct scenario *s)
+{
+	const struct kernel_model *km = jc->model;
+	const struct policy *p = jc->policy;
+
+	if (!fair_server_interleaves(jc, s) || jc->limiter->share_band > 0 || km->fs_period_us <= 0 || p->period_us <= 0)
+		return 0;
+	return fmin((double)km->fs_runtime_us / km->fs_period_us, 1.0 - (double)p->runtime_us / p->period_us);
+}
+
+/* One function per quantity: Q(name) reads the case through qc and writes *v. */
+#define Q(name) static bool q_##name(const struct quantity_ctx *qc, double *v)
+#define JC (qc->jc)
+#define LIM (qc->jc->limiter)
+#define WINDOW_US (qc->jc->window_s * 1e6)
+
+Q(rt_share) { *v = LIM->hog_share; return true; }
+Q(cfs_share) { *v = 1 - LIM->hog_share; return true; }
+Q(slot_us) { *v = LIM->gap_us; return true; }
+Q(max_slot_us) { *v = LIM->max_slot_us; return true; }
+Q(share_band) { *v = LIM->share_band; return true; }
+Q(fs_band) { *v = fs_band(JC, qc->s); return true; }
+Q(limit_interval_us) { *v = LIM->interval_us; return true; }
+Q(rt_run_us) { *v = LIM->interval_us - LIM->gap_us; return true; }
+Q(slots_in_window) { *v = LIM->interval_us > 0 ? round(WINDOW_US / LIM->interval_us) : 0; return true; }
+Q(limited) { *v = LIM->limited; return true; }
+
+Q(rt_share_alone)
+{
+	/* Alone, RT throttling idles the CPU; a fair server has no CFS task to serve. */
+	*v = LIM->regime == REGIME_CLASSIC || LIM->regime == REGIME_TIMERS_STARVED
+		     ? (double)JC->policy->runtime_us / JC->policy->period_us
+		     : 1.0;
+	return true;
+}
+
+Q(policy_runtime_us) { *v = (double)JC->policy->runtime_us; return true; }
+Q(policy_period_us) { *v = (double)JC->policy->period_us; return true; }
+Q(window_us) { *v = WINDOW_US; return true; }
+Q(window_s) { *v = JC->window_s; return true; }
+Q(tick_us) { *v = JC->model->tick_us; return true; }
+
+/* Two ticks of accounting, the machine's own longest gap, and what the VM stole. */
+Q(time_tol) { *v = 2 * JC->model->tick_us + JC->noise->gap_max_us + JC->steal_us; return true; }
+
+Q(share_tol)
+{
+	bool found;
+	double span = metric_at(JC->metrics[qc->task], "periods_span_s", &found);
+
+	/* Whole periods: only the noise and a tick at each end of the span. */
+	if (qc->used_metric && strstr(qc->used_metric, "_periods") && found && span > 0)
+		*v = JC->noise->cpu_loss_share + (JC->steal_us + others_in_window_us(JC)) / WINDOW_US + 0.002 +
+		     2 * JC->model->tick_us / (span * 1e6);
+	else
+		*v = window_share_tol(JC);
+	*v += LIM->share_band;
+	return true;
+}
+
+Q(noise_gap_max_us) { *v = JC->noise->gap_max_us; return true; }
+Q(noise_loss) { *v = JC->noise->cpu_loss_share; return true; }
+Q(noise_loss_wall) { *v = JC->noise->loss_share; return true; }
+Q(steal_us) { *v = JC->steal_us; return true; }
+Q(tick_stretch) { *v = JC->tick_stretch > 1 ? JC->tick_stretch : 1; return true; }
+Q(fair_server) { *v = JC->model->fair_server && has_cfs_task(qc->s); return true; }
+Q(fs_runtime_us) { *v = (double)JC->model->fs_runtime_us; return true; }
+Q(fs_period_us) { *v = (double)JC->model->fs_period_us; return true; }
+
+/* The fair server's promise is measured only over two of its periods (promise.c). */
+Q(fs_periods_in_window)
+{
+	*v = JC->model->fs_period_us > 0 ? WINDOW_US / (double)JC->model->fs_period_us : 0;
+	return true;
+}
+
+/* Fewer than two throttles can end inside: nothing to measure between two ends. */
+Q(few_intervals)
+{
+	*v = LIM->interval_us > 0 && WINDOW_US < 2 * LIM->interval_us + LIM->max_slot_us;
+	return true;
+}
+
+Q(others_us) { *v = others_in_window_us(JC); return true; }
+
+/*
+ * A fair server runs above RT: what other CFS tasks took on the CPU in the window, served by
+ * it, an RT task may have waited in one piece (its runtime at most).
+ */
+Q(fs_others_us)
+{
+	*v = JC->model->fair_server ? fmin(others_in_window_us(JC), (double)JC->model->fs_runtime_us) : 0;
+	return true;
+}
+
+Q(fs_interleaves) { *v = fair_server_interleaves(JC, qc->s); return true; }
+
+/*
+ * The throttle lands on a tick: where the slot or the run is under a few ticks, gap lengths,
+ * counts and the span between throttles follow the tick's phase, not the policy (the promise
+ * still holds: the kernel carries the overrun).
+ */
+Q(tick_coarse)
+{
+	*v = LIM->limited && LIM->interval_us > 0 &&
+	     (LIM->gap_us < 4 * JC->model->tick_us || LIM->interval_us - LIM->gap_us < 4 * JC->model->tick_us);
+	return true;
+}
+
+Q(cfs_wait_bound_us) { *v = throttle_wait_bound_us(LIM->interval_us, LIM->gap_us, JC->model->tick_us); return true; }
+
+/* The check's task's cgroup: its rt budget as a share of its period, or in us. */
+static bool cgroup_budget(const struct quantity_ctx *qc, bool as_share, double *v)
+{
+	const char *group = qc->s->tasks[qc->task].cgroup;
+
+	*v = 0;
+	for (int i = 0; i < qc->s->cgroup_count; i++)
+		if (!strcmp(qc->s->cgroups[i].name, group))
+			*v = as_share ? (double)qc->s->cgroups[i].rt_runtime_us / qc->s->cgroups[i].rt_period_us
+				      : (double)qc->s->cgroups[i].rt_runtime_us;
+	return group[0] != '\0';
+}
+
+Q(cgroup_rt_share) { return cgroup_budget(qc, true, v); }
+Q(cgroup_rt_runtime_us) { return cgroup_budget(qc, false, v); }
+
+#undef Q
+#undef JC
+#undef LIM
+#undef WINDOW_US
+
+#define QUANTITY(name, unit, doc) { #name, unit, doc, false, q_##name }
+#define CGROUP_QUANTITY(name, unit, doc) { #name, unit, doc, true, q_##name }
+
+static const struct quantity_info table[] = {
+	QUANTITY(rt_share, "ratio", "what the limit in force leaves RT (the middle of the band where two limits interleave)"),
+	QUANTITY(cfs_share, "ratio", "what the limit in force leaves CFS: 1 - rt_share"),
+	QUANTITY(slot_us, "us", "the CFS slot each interval (period - runtime, or the fair server's runtime); 0 unlimited"),
+	QUANTITY(max_slot_us, "us", "the longest CFS slot when two limits give slots; else slot_us"),
+	QUANTITY(share_band, "ratio", "half-width of RT's share band with an RT period shorter than the fair server's; in share_tol"),
+	QUANTITY(fs_band, "ratio", "where the fair server interleaves with classic throttling: the smaller of the two limits' CFS shares; RT's share lies between rt_share - fs_band and rt_share"),
+	QUANTITY(limit_interval_us, "us", "the interval of the limit's slots (the policy's period, or the fair server's)"),
+	QUANTITY(rt_run_us, "us", "how long RT runs between two slots: limit_interval_us - slot_us"),
+	QUANTITY(slots_in_window, "count", "slots expected in the window"),
+	QUANTITY(limited, "flag", "1 when a limit acts on a FIFO hog"),
+	QUANTITY(rt_share_alone, "ratio", "a lone hog's share: runtime/period under classic throttling (idle gaps), else 1"),
+	QUANTITY(policy_runtime_us, "us", "the policy's RT runtime"),
+	QUANTITY(policy_period_us, "us", "the policy's RT period"),
+	QUANTITY(window_us, "us", "the measured window"),
+	QUANTITY(window_s, "s", "the measured window"),
+	QUANTITY(tick_us, "us", "the kernel tick"),
+	QUANTITY(time_tol, "us", "2 ticks + the noise floor's longest gap + the VM steal during the window"),
+	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
+	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
+	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),
+	QUANTITY(noise_loss_wall, "ratio", "the share of wall time the noise floor lost in gaps (charged to an RT task, it spends RT runtime)"),
+	QUANTITY(steal_us, "us", "VM steal on the measured CPU during the window"),
+	QUANTITY(tick_stretch, "ratio", "CPU time counted per tick over the tick (>= 1)"),
+	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
+	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),
+	QUANTITY(fs_period_us, "us", "the fair server's period (debugfs where readable, else the kernel's default)"),
+	QUANTITY(fs_periods_in_window, "count", "the window in fair-server periods (its promise is measured over two)"),
+	QUANTITY(fs_interleaves, "flag", "1 when the fair server may cut in between RT throttling's slots: counts, intervals and medians then follow how the phases meet"),
+	QUANTITY(tick_coarse, "flag", "1 when the slot or the RT run is under four ticks: gaps and counts follow the tick's phase"),
+	QUANTITY(cfs_wait_bound_us, "us", "the longest CFS wait RT throttling allows: two RT runs back to back, plus a period per slot a tick outlasts"),
+	QUANTITY(few_intervals, "flag", "1 when fewer than two throttles can end inside the window"),
+	QUANTITY(others_us, "us", "CPU time other tasks took on the measured CPU in the window (cpuacct at both edges less the window's tasks'; else the noise floor's wall loss)"),
+	QUANTITY(fs_others_us, "us", "with a fair server, others_us up to its runtime (what an RT task above the hog may have waited in one piece); else 0"),
+	CGROUP_QUANTITY(cgroup_rt_share, "ratio", "the check's task's cgroup RT budget: rt_runtime_us / rt_period_us"),
+	CGROUP_QUANTITY(cgroup_rt_runtime_us, "us", "the check's task's cgroup rt_runtime_us"),
+};
+
+const struct quantity_info *quantity_table(size_t *count)
+{
+	*count = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+const struct quantity_info *quantity_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(name, table[i].name))
+			return &table[i];
+	return NULL;
+}
+
+bool quantity_value(const struct quantity_ctx *qc, const char *name, double *v)
+{
+	const struct quantity_info *q = quantity_find(name);
+
+	return q && q->value(qc, v);
+}
