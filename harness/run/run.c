@@ -633,70 +633,101 @@ static int run_exit_status(const struct run_ctx *ctx, int status, bool restored_
 	return ctx->passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
 }
 
-int run_execute(const struct run_options *opt)
+/* The document's head: run id, the kernel's facts and model, the system, the CPUs, privileges. */
+static void run_begin(struct run_ctx *ctx)
 {
-	struct run_ctx ctx = { .opt = opt, .other_cpu = -1 };
+	const struct run_options *opt = ctx->opt;
 	char run_id[96], host[64] = "unknown", stamp[32];
-	struct knobs after;
-	int lock_fd, status, dma_fd;
-	bool restore_ok, written, writes;
 
 	gethostname(host, sizeof(host));
 	format_utc(realtime_ns(), stamp, sizeof(stamp), true);
 	snprintf(run_id, sizeof(run_id), "%s-%s", stamp, host);
-	ctx.root = results_new(run_id, opt->cmdline);
-	json_object_object_get_ex(ctx.root, "results", &ctx.results);
+	ctx->root = results_new(run_id, opt->cmdline);
+	json_object_object_get_ex(ctx->root, "results", &ctx->results);
 	/* Owned by the document from the start; placed next to kernel_model at the end. */
-	ctx.kernel_results = json_object_new_array();
-	json_object_object_add(ctx.root, "kernel_results", ctx.kernel_results);
-	load_note_run(ctx.root, opt);
-	kernel_facts_read(&ctx.facts);
-	kernel_model_predict(&ctx.facts, &ctx.model);
-	ctx.floor = *dl_floor_of_system();	/* probed before the guardian forks: it inherits it */
-	json_object_object_add(ctx.root, "system", sysinfo_collect(knobs_read_json()));
-	json_object_object_add(ctx.root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
-	for (int c = 0; c <= cpu_last_online() && ctx.other_cpu < 0; c++)
+	ctx->kernel_results = json_object_new_array();
+	json_object_object_add(ctx->root, "kernel_results", ctx->kernel_results);
+	load_note_run(ctx->root, opt);
+	kernel_facts_read(&ctx->facts);
+	kernel_model_predict(&ctx->facts, &ctx->model);
+	ctx->floor = *dl_floor_of_system();	/* probed before the guardian forks: it inherits it */
+	json_object_object_add(ctx->root, "system", sysinfo_collect(knobs_read_json()));
+	json_object_object_add(ctx->root, "measured_cpus", placement_to_json(opt->cpus, opt->cpu_count));
+	for (int c = 0; c <= cpu_last_online() && ctx->other_cpu < 0; c++)
 		if (!placement_has(opt->cpus, opt->cpu_count, c) && cpu_is_online(c))
-			ctx.other_cpu = c;
-	privileges_probe(&ctx.priv);
-	writes = ctx.priv.write_knobs;
+			ctx->other_cpu = c;
+	privileges_probe(&ctx->priv);
+}
 
-	if (!limit_in_force(&ctx)) {
-		json_object_put(ctx.root);
-		return EXIT_USAGE;
-	}
+/*
+ * Every window, then the knobs put back and checked, and the document written: the run's exit
+ * status. The guardian and the state file are in place when it starts.
+ */
+static int run_windows_and_finish(struct run_ctx *ctx)
+{
+	struct knobs after;
+	bool restore_ok, written;
+	int status, dma_fd;
+
+	json_object_object_add(ctx->root, "knobs_before", knobs_to_json(&ctx->before));
+	dma_fd = hold_cpu_dma_latency(ctx->root);
+	ctx->shm = window_shm_create();
+	ktap_plan(run_planned_results(ctx->opt) + KERNEL_RESULTS);
+	ctx->noise_s = noise_seconds(ctx);
+	progress_begin(ctx->opt->quiet, planned_seconds(ctx));
+	announce_grids(ctx);
+	ctx->trace = trace_open(ctx->opt->trace, ctx->opt->cpus, ctx->opt->cpu_count);
+	status = ctx->shm ? measure_all(ctx) : -1;
+	trace_close(ctx->trace);
+	private_dir_remove(2.0);
+
+	/* Restore, verify, and only then let the guardian go. */
+	restore_ok = put_back_knobs(ctx, &after);
+	json_object_object_add(ctx->root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
+	json_object_object_add(ctx->root, "knobs_restored", json_object_new_boolean(restore_ok));
+	json_object_object_add(ctx->root, "kernel_model", kernel_model_to_json(&ctx->model, &ctx->observed));
+	kernel_results_place(ctx);
+	written = finish_document(ctx, status);
+	window_shm_destroy(ctx->shm);
+	if (dma_fd >= 0)
+		close(dma_fd);
+	if (signals_stop_requested())
+		return 128 + signals_stop_requested();
+	return run_exit_status(ctx, status, restore_ok && written);
+}
+
+int run_execute(const struct run_options *opt)
+{
+	struct run_ctx ctx = { .opt = opt, .other_cpu = -1 };
+	int lock_fd = -2, status = EXIT_USAGE;
+	bool writes;
+
+	run_begin(&ctx);
+	writes = ctx.priv.write_knobs;
+	if (!limit_in_force(&ctx))
+		goto out_document;
 	if (!writes && hogs_harness_cpu(opt)) {
 		fprintf(stderr, "rtthrottle run: hogging CPU %d, where the harness runs, needs the guardian and the "
 				"knob restore of a root run: run as root\n", opt->cpu);
-		json_object_put(ctx.root);
-		return EXIT_USAGE;
+		goto out_document;
 	}
 	/* A run that writes knobs locks first: a dead run's knobs go back before we read them. */
-	lock_fd = writes ? take_run_lock(&ctx) : -2;
-	if (lock_fd == -1) {
-		json_object_put(ctx.root);
-		return EXIT_USAGE;
-	}
-	if (!knobs_read(&ctx.before)) {
-		if (lock_fd >= 0)
-			close(lock_fd);
-		json_object_put(ctx.root);
-		return EXIT_CHECK_FAILED;
-	}
+	if (writes && (lock_fd = take_run_lock(&ctx)) == -1)
+		goto out_document;
+	status = EXIT_CHECK_FAILED;
+	if (!knobs_read(&ctx.before))
+		goto out_lock;
 	ctx.cases_runnable = count_runnable(&ctx);
 	json_object_object_add(ctx.root, "privilege_plan", privileges_summary(&ctx));
 	if (!privileges_complete(&ctx.priv))
 		privileges_explain(&ctx.priv, &ctx.before);
 	if (ctx.cases_runnable == 0) {
 		status = run_nothing_allowed(&ctx);
-		if (lock_fd >= 0)
-			close(lock_fd);
-		json_object_put(ctx.root);
-		return status;
+		goto out_lock;
 	}
 	if (!writes && (lock_fd = take_run_lock(&ctx)) == -1) {
-		json_object_put(ctx.root);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto out_document;
 	}
 	ctx.longest_period_us = ctx.before.value[KNOB_SYSCTL_PERIOD];
 	if (ctx.before.has_cgroup && ctx.before.value[KNOB_CGROUP_PERIOD] > ctx.longest_period_us)
@@ -704,53 +735,24 @@ int run_execute(const struct run_options *opt)
 	move_off_cpus(opt);
 	signals_install();
 	/* Before the guardian, which inherits its path and removes it should the run die. */
-	if (private_dir_create()) {
-		if (lock_fd >= 0)
-			close(lock_fd);
-		json_object_put(ctx.root);
-		return EXIT_CHECK_FAILED;
-	}
+	if (private_dir_create())
+		goto out_lock;
 	/* The guardian before the state file: from the moment it exists, someone acts on it. */
-	if (writes && !guardian_start(hogs_harness_cpu(opt))) {
-		private_dir_remove(0);
-		close(lock_fd);
-		json_object_put(ctx.root);
-		return EXIT_CHECK_FAILED;
-	}
-	if (writes && !state_save(&ctx.before, getpid())) {
-		guardian_release();
-		private_dir_remove(0);
-		close(lock_fd);
-		json_object_put(ctx.root);
-		return EXIT_CHECK_FAILED;
-	}
-	json_object_object_add(ctx.root, "knobs_before", knobs_to_json(&ctx.before));
-	dma_fd = hold_cpu_dma_latency(ctx.root);
-	ctx.shm = window_shm_create();
-	ktap_plan(run_planned_results(opt) + KERNEL_RESULTS);
-	ctx.noise_s = noise_seconds(&ctx);
-	progress_begin(opt->quiet, planned_seconds(&ctx));
-	announce_grids(&ctx);
-	ctx.trace = trace_open(opt->trace, opt->cpus, opt->cpu_count);
-	status = ctx.shm ? measure_all(&ctx) : -1;
-	trace_close(ctx.trace);
-	private_dir_remove(2.0);
+	if (writes && !guardian_start(hogs_harness_cpu(opt)))
+		goto out_private_dir;
+	if (writes && !state_save(&ctx.before, getpid()))
+		goto out_guardian;
+	status = run_windows_and_finish(&ctx);
+	goto out_lock;
 
-	/* Restore, verify, and only then let the guardian go. */
-	restore_ok = put_back_knobs(&ctx, &after);
-	json_object_object_add(ctx.root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
-	json_object_object_add(ctx.root, "knobs_restored", json_object_new_boolean(restore_ok));
-	json_object_object_add(ctx.root, "kernel_model", kernel_model_to_json(&ctx.model, &ctx.observed));
-	kernel_results_place(&ctx);
-	written = finish_document(&ctx, status);
-	window_shm_destroy(ctx.shm);
-	json_object_put(ctx.root);
-	if (dma_fd >= 0)
-		close(dma_fd);
+out_guardian:
+	guardian_release();
+out_private_dir:
+	private_dir_remove(0);
+out_lock:
 	if (lock_fd >= 0)
 		close(lock_fd);
-
-	if (signals_stop_requested())
-		return 128 + signals_stop_requested();
-	return run_exit_status(&ctx, status, restore_ok && written);
+out_document:
+	json_object_put(ctx.root);
+	return status;
 }
