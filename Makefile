@@ -90,7 +90,7 @@ report: all
 	$(BUILD)/rtthrottle report --out results/report $(if $(BASELINE),--baseline $(BASELINE)) "$$latest"
 
 # Fuzzing of the two JSON loaders: libFuzzer targets tests/fuzz/fuzz_scenario.c
-# (scenario_load_file) and tests/fuzz/fuzz_results.c (result_file_load, then the exports), built
+# (scenario_parse_file) and tests/fuzz/fuzz_results.c (result_file_read, then the exports), built
 # with clang and ASan+UBSan into build-fuzz/, each run FUZZ_SECONDS from seeds copied at run time
 # into build-fuzz/seeds/<name>/ from the files the tests use (each kept once in git): the
 # scenarios of workloads/scenarios/ and tests/bad-input/scenarios/ (as bad-*.json), the results

@@ -122,9 +122,9 @@ int cmd_compare(int argc, char **argv)
 	if (argc - optind != 2)
 		return bad("%s", argc - optind < 2 ? "needs two result files: BASE NEW"
 						     : "takes two result files, BASE and NEW; more were given");
-	if (!result_file_load(argv[optind], &base))
+	if (!result_file_read(argv[optind], &base))
 		return EXIT_USAGE;
-	if (!result_file_load(argv[optind + 1], &new)) {
+	if (!result_file_read(argv[optind + 1], &new)) {
 		result_file_free(&base);
 		return EXIT_USAGE;
 	}

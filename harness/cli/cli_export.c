@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle export`: JUnit, KCIDB, rt-tests JSON and lava-test-case lines from a results file already written. */
 #include "commands.h"
-#include "compare_load.h"
+#include "result_file.h"
 #include "export.h"
 #include "util.h"
 
@@ -64,7 +64,7 @@ int cmd_export(int argc, char **argv)
 		return bad("nothing to write: give --junit, --kcidb, --rt-tests-json or --lava%s", "");
 	if (!export_options_check(&o, "export", argv[optind], "the results file"))
 		return EXIT_USAGE;
-	if (!result_file_load(argv[optind], &f))
+	if (!result_file_read(argv[optind], &f))
 		return EXIT_USAGE;
 	ok = export_write_all(f.root, &o);
 	result_file_free(&f);

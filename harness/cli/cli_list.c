@@ -74,7 +74,7 @@ int cmd_list(int argc, char **argv)
 						 { NULL, 0, NULL, 0 } };
 	int c;
 
-	if (!scenario_load_catalogue())
+	if (!scenario_read_catalogue())
 		return EXIT_USAGE;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle plan R P`: the order of knob writes to a policy and back, with why each is valid. Writes nothing. */
 #include "commands.h"
+#include "json_util.h"
 #include "dl_floor.h"
 #include "knob_explain.h"
 #include "knob_plan.h"
@@ -103,14 +104,14 @@ static json_object *steps_json(const struct knobs *start, const struct knob_plan
 		json_object *step = json_object_new_object();
 		char why[300];
 
-		json_object_object_add(step, "step", json_object_new_int(i + 1));
-		json_object_object_add(step, "file", json_object_new_string(knob_path(w->knob)));
-		json_object_object_add(step, "knob", json_object_new_string(knob_name(w->knob)));
-		json_object_object_add(step, "old", json_object_new_int64(state.value[w->knob]));
-		json_object_object_add(step, "new", json_object_new_int64(w->value));
+		json_add_int(step, "step", i + 1);
+		json_add_str(step, "file", knob_path(w->knob));
+		json_add_str(step, "knob", knob_name(w->knob));
+		json_add_int64(step, "old", state.value[w->knob]);
+		json_add_int64(step, "new", w->value);
 		state.value[w->knob] = w->value;
 		knob_step_why(&state, w->knob, floor, why, sizeof(why));
-		json_object_object_add(step, "why", json_object_new_string(why));
+		json_add_str(step, "why", why);
 		json_object_array_add(steps, step);
 	}
 	return steps;
@@ -123,10 +124,10 @@ static void print_json(const struct knobs *from, const struct knobs *to, const s
 	char text[200];
 
 	dl_floor_describe(floor, text, sizeof(text));
-	json_object_object_add(fs, "runtime_us", json_object_new_int64(floor->runtime_us));
-	json_object_object_add(fs, "period_us", json_object_new_int64(floor->period_us));
-	json_object_object_add(fs, "ratio", json_object_new_double(dl_floor_ratio(floor) / (double)(1u << 20)));
-	json_object_object_add(fs, "description", json_object_new_string(text));
+	json_add_int64(fs, "runtime_us", floor->runtime_us);
+	json_add_int64(fs, "period_us", floor->period_us);
+	json_add_double(fs, "ratio", dl_floor_ratio(floor) / (double)(1u << 20));
+	json_add_str(fs, "description", text);
 	json_object_object_add(root, "deadline_floor", fs);
 	json_object_object_add(root, "from", knobs_to_json(from));
 	json_object_object_add(root, "to", knobs_to_json(to));

@@ -144,12 +144,12 @@ static bool files_valid(const struct plot_args *a)
 	struct result_file f;
 
 	if (a->baseline) {
-		if (!result_file_load(a->baseline, &f))
+		if (!result_file_read(a->baseline, &f))
 			return false;
 		result_file_free(&f);
 	}
 	for (int i = 0; i < a->file_count; i++) {
-		if (!result_file_load(a->files[i], &f))
+		if (!result_file_read(a->files[i], &f))
 			return false;
 		result_file_free(&f);
 	}
@@ -162,13 +162,13 @@ static json_object **run_compares(const struct plot_args *a)
 	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
 	struct result_file base = { 0 };
 	json_object **tables = calloc((size_t)a->file_count, sizeof(*tables));
-	bool ok = tables && result_file_load(a->baseline, &base);
+	bool ok = tables && result_file_read(a->baseline, &base);
 
 	for (int i = 0; ok && i < a->file_count; i++) {
 		struct result_file new;
 		struct compare_table t;
 
-		if (!result_file_load(a->files[i], &new)) {
+		if (!result_file_read(a->files[i], &new)) {
 			ok = false;
 			break;
 		}

@@ -347,7 +347,7 @@ int cmd_run(int argc, char **argv)
 		return bad("--site-setting: %s", why);
 	if ((opt.grid.row_count || opt.grid.period_count) && !grid_complete(&opt.grid, why, sizeof(why)))
 		return bad("--grid: %s", why);
-	if (!scenario_load_catalogue())
+	if (!scenario_read_catalogue())
 		return EXIT_USAGE;
 	for (int i = 0; i < raw.file_count; i++)
 		if (!(raw.added[i] = scenario_add_file(raw.files[i])))

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "rtthrottle: unknown command '%s'\n\n", argv[1]);
+	rtt_err("unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }

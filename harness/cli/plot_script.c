@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Finds rtthrottle_plot.py and the Python that runs it. */
 #include "plot_script.h"
+#include "util.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -29,7 +30,7 @@ bool plot_script_find(char *path, size_t len)
 	if (env && *env) {
 		snprintf(path, len, "%s", env);
 		if (access(path, R_OK))
-			fprintf(stderr, "rtthrottle: RTTHROTTLE_PLOT_SCRIPT=%s: %s\n", env, strerror(errno));
+			rtt_err("RTTHROTTLE_PLOT_SCRIPT=%s: %s", env, strerror(errno));
 		return !access(path, R_OK);
 	}
 	self_dir(dir, sizeof(dir));
@@ -38,8 +39,8 @@ bool plot_script_find(char *path, size_t len)
 		if (!access(path, R_OK))
 			return true;
 	}
-	fprintf(stderr, "rtthrottle: cannot find rtthrottle_plot.py in %s/../harness/output or %s/../share/rtthrottle; "
-			"set RTTHROTTLE_PLOT_SCRIPT\n", dir, dir);
+	rtt_err("cannot find rtthrottle_plot.py in %s/../harness/output or %s/../share/rtthrottle; "
+		"set RTTHROTTLE_PLOT_SCRIPT", dir, dir);
 	return false;
 }
 

@@ -117,7 +117,7 @@ static void remove_if_stale(int base_fd, const char *base, const char *name)
 	if (!fstat(fd, &opened) && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino) {
 		remove_contents(fd);
 		if (!unlinkat(base_fd, name, AT_REMOVEDIR))
-			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run that died\n", base, name);
+			rtt_err("removed %s/%s, left by a run that died", base, name);
 	}
 	close(fd);
 }
@@ -161,7 +161,7 @@ int private_dir_create(void)
 		err = errno;
 	}
 	dir_path[0] = '\0';
-	fprintf(stderr, "rtthrottle: cannot make a private folder for the programs' files in %s, $TMPDIR or /tmp: %s\n",
+	rtt_err("cannot make a private folder for the programs' files in %s, $TMPDIR or /tmp: %s",
 		PRIVATE_DIR_RUN_BASE, strerror(err));
 	return err;
 }
@@ -187,5 +187,5 @@ void private_dir_remove(double wait_s)
 			break;
 		nanosleep(&pause, NULL);
 	}
-	fprintf(stderr, "rtthrottle: cannot remove %s: %s\n", dir_path, strerror(errno));
+	rtt_err("cannot remove %s: %s", dir_path, strerror(errno));
 }

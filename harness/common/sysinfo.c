@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The system probe: what kernel, config, CPUs, NUMA, knobs, cgroups and privileges we run on. */
 #include "sysinfo.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -611,25 +612,24 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "release", json_object_new_string(k->release));
-	json_object_object_add(obj, "version", json_object_new_string(k->version));
-	json_object_object_add(obj, "machine", json_object_new_string(k->machine));
-	json_object_object_add(obj, "major", json_object_new_int(k->major));
-	json_object_object_add(obj, "minor", json_object_new_int(k->minor));
-	json_object_object_add(obj, "patch", json_object_new_int(k->patch));
-	json_object_object_add(obj, "config_known", json_object_new_boolean(k->config_known));
+	json_add_str(obj, "release", k->release);
+	json_add_str(obj, "version", k->version);
+	json_add_str(obj, "machine", k->machine);
+	json_add_int(obj, "major", k->major);
+	json_add_int(obj, "minor", k->minor);
+	json_add_int(obj, "patch", k->patch);
+	json_add_bool(obj, "config_known", k->config_known);
 	json_object_object_add(obj, "config_source",
 			       k->config_known ? json_object_new_string(k->config_source) : NULL);
 	json_object_object_add(obj, "hz", k->hz > 0 ? json_object_new_int(k->hz) : NULL);
-	json_object_object_add(obj, "preempt_model", json_object_new_string(k->preempt_model));
-	json_object_object_add(obj, "preempt_dynamic", json_object_new_boolean(k->preempt_dynamic));
+	json_add_str(obj, "preempt_model", k->preempt_model);
+	json_add_bool(obj, "preempt_dynamic", k->preempt_dynamic);
 	json_object_object_add(obj, "rt_group_sched", tristate_json(k->rt_group_sched));
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
-	json_object_object_add(obj, "fair_server_readable",
-			       json_object_new_boolean(k->fair_server_readable));
-	json_object_object_add(obj, "timer_thread_priority", json_object_new_int(k->timer_thread_priority));
+	json_add_bool(obj, "fair_server_readable", k->fair_server_readable);
+	json_add_int(obj, "timer_thread_priority", k->timer_thread_priority);
 	if (k->fair_server_readable) {
-		json_object_object_add(obj, "fair_server_cpu", json_object_new_int(k->fair_server_cpu));
+		json_add_int(obj, "fair_server_cpu", k->fair_server_cpu);
 		json_object_object_add(obj, "fair_server_runtime_ns", k->fair_server_runtime_ns < 0 ? NULL :
 				       json_object_new_int64(k->fair_server_runtime_ns));
 		json_object_object_add(obj, "fair_server_period_ns", k->fair_server_period_ns < 0 ? NULL :
@@ -652,9 +652,9 @@ static json_object *cpus_json(void)
 		count++;
 		last = cpu;
 	}
-	json_object_object_add(obj, "online_count", json_object_new_int(count));
+	json_add_int(obj, "online_count", count);
 	json_object_object_add(obj, "online", list);
-	json_object_object_add(obj, "last_online", json_object_new_int(last));
+	json_add_int(obj, "last_online", last);
 	return obj;
 }
 
@@ -665,7 +665,7 @@ static json_object *numa_node_json(int node, struct bitmask *cpus)
 	json_object *obj = json_object_new_object(), *list = json_object_new_array(),
 		    *dist = json_object_new_array();
 
-	json_object_object_add(obj, "node", json_object_new_int(node));
+	json_add_int(obj, "node", node);
 	if (numa_node_to_cpus(node, cpus) == 0)
 		for (unsigned cpu = 0; cpu < cpus->size; cpu++)
 			if (numa_bitmask_isbitset(cpus, cpu))
@@ -691,7 +691,7 @@ static json_object *numa_json(void)
 	bool available = numa_available() >= 0;
 	struct bitmask *cpus = available ? numa_allocate_cpumask() : NULL;
 
-	json_object_object_add(obj, "available", json_object_new_boolean(available));
+	json_add_bool(obj, "available", available);
 	for (int node = 0; cpus && node <= numa_max_node(); node++)
 		if (numa_bitmask_isbitset(numa_nodes_ptr, (unsigned)node))
 			json_object_array_add(nodes, numa_node_json(node, cpus));
@@ -725,8 +725,8 @@ static json_object *cgroup_json(void)
 	if (f)
 		endmntent(f);
 	version = v1 && v2 ? "hybrid" : v1 ? "v1" : v2 ? "v2" : "none";
-	json_object_object_add(obj, "version", json_object_new_string(version));
-	json_object_object_add(obj, "cpu_v1_mounted", json_object_new_boolean(cpu_path[0]));
+	json_add_str(obj, "version", version);
+	json_add_bool(obj, "cpu_v1_mounted", cpu_path[0]);
 	json_object_object_add(obj, "cpu_v1_path", cpu_path[0] ? json_object_new_string(cpu_path) : NULL);
 	return obj;
 }
@@ -736,13 +736,12 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 	json_object *obj = json_object_new_object();
 	char lockdown[32];
 
-	json_object_object_add(obj, "mounted", json_object_new_boolean(sysinfo_mounted_at(debugfs_dir, "debugfs")));
+	json_add_bool(obj, "mounted", sysinfo_mounted_at(debugfs_dir, "debugfs"));
 	json_object_object_add(obj, "lockdown", lockdown_mode(lockdown, sizeof(lockdown))
 							? json_object_new_string(lockdown) : NULL);
-	json_object_object_add(obj, "fair_server_readable",
-			       json_object_new_boolean(k->fair_server_readable));
+	json_add_bool(obj, "fair_server_readable", k->fair_server_readable);
 	if (!k->fair_server_readable)
-		json_object_object_add(obj, "reason", json_object_new_string(notes->fair_server_why));
+		json_add_str(obj, "reason", notes->fair_server_why);
 	return obj;
 }
 
@@ -770,8 +769,8 @@ static json_object *rlimit_json(int resource)
 		json_object_put(obj);
 		return NULL;
 	}
-	json_object_object_add(obj, "soft", json_object_new_int64(rlim_value(r.rlim_cur)));
-	json_object_object_add(obj, "hard", json_object_new_int64(rlim_value(r.rlim_max)));
+	json_add_int64(obj, "soft", rlim_value(r.rlim_cur));
+	json_add_int64(obj, "hard", rlim_value(r.rlim_max));
 	return obj;
 }
 
@@ -781,10 +780,10 @@ static json_object *privileges_json(void)
 	uint64_t caps = sysinfo_effective_caps();
 	uid_t euid = geteuid();
 
-	json_object_object_add(obj, "euid", json_object_new_int64(euid));
-	json_object_object_add(obj, "root", json_object_new_boolean(euid == 0));
-	json_object_object_add(obj, "cap_sys_nice", json_object_new_boolean((caps >> CAP_SYS_NICE_BIT) & 1));
-	json_object_object_add(obj, "cap_sys_admin", json_object_new_boolean((caps >> CAP_SYS_ADMIN_BIT) & 1));
+	json_add_int64(obj, "euid", euid);
+	json_add_bool(obj, "root", euid == 0);
+	json_add_bool(obj, "cap_sys_nice", (caps >> CAP_SYS_NICE_BIT) & 1);
+	json_add_bool(obj, "cap_sys_admin", (caps >> CAP_SYS_ADMIN_BIT) & 1);
 	json_object_object_add(obj, "rlimit_rtprio", rlimit_json(RLIMIT_RTPRIO));
 	json_object_object_add(obj, "rlimit_rttime", rlimit_json(RLIMIT_RTTIME));
 	return obj;
@@ -807,7 +806,7 @@ json_object *sysinfo_collect(json_object *knobs)
 		return NULL;
 	kernel_facts_probe(&k, &notes);
 	kernel = kernel_facts_to_json(&k);
-	json_object_object_add(kernel, "preempt_model_source", json_object_new_string(notes.preempt_source));
+	json_add_str(kernel, "preempt_model_source", notes.preempt_source);
 	json_object_object_add(obj, "kernel", kernel);
 	json_object_object_add(obj, "cpus", cpus_json());
 	json_object_object_add(obj, "numa", numa_json());

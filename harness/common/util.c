@@ -216,6 +216,32 @@ bool program_on_path(const char *name)
 	return false;
 }
 
+/* prefix, the message and a newline on stderr. */
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void rtt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("rtthrottle: ", fmt, ap);
+	va_end(ap);
+}
+
+void rtt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("rtthrottle: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 int usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;

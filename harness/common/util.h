@@ -19,6 +19,10 @@ enum {
 	EXIT_NOT_JUDGED = 125,	/* git bisect run's "skip": nothing failed, but not all was judged */
 };
 
+/* "rtthrottle: <message>" and a newline on stderr. */
+void rtt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "rtthrottle: warning: <message>" and a newline on stderr. */
+void rtt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "rtthrottle COMMAND: <message>" and where to read more, on stderr; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

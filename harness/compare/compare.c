@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A verdict per metric: the rank test given enough repetitions on both sides, else the checks' bands. */
 #include "compare.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -254,8 +255,8 @@ bool compare_files(const struct result_file *base, const struct result_file *new
 		const struct result_file *f = side ? new : base;
 
 		if (!f->measured_count) {
-			fprintf(stderr, "rtthrottle: %s: results: nothing was measured (%d results, every one "
-					"skipped or stopped by an error)\n", f->path, f->result_count);
+			rtt_err("%s: results: nothing was measured (%d results, every one "
+				"skipped or stopped by an error)", f->path, f->result_count);
 			return false;
 		}
 	}
@@ -286,8 +287,7 @@ bool compare_files(const struct result_file *base, const struct result_file *new
 	note_unmatched(out, base, "BASE", new);
 	note_unmatched(out, new, "NEW", base);
 	if (out->count == out->info) {
-		fprintf(stderr, "rtthrottle: %s and %s: no case (scenario and policy) and metric in common to judge\n",
-			base->path, new->path);
+		rtt_err("%s and %s: no case (scenario and policy) and metric in common to judge", base->path, new->path);
 		compare_table_free(out);
 		return false;
 	}

@@ -19,7 +19,7 @@
 
 #include <json-c/json.h>
 
-#include "compare_load.h"
+#include "result_file.h"
 #include "stats.h"
 
 /* 3 vs 3 untied values give at best p = 0.1 (two-sided, exact): alpha 0.1 lets them decide. */

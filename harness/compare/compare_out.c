@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The verdict table of `rtthrottle compare`: text for people, JSON for the plots and CI. */
 #include "compare.h"
+#include "json_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -105,13 +106,13 @@ static json_object *file_json(const struct result_file *f)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "path", json_object_new_string(f->path));
+	json_add_str(obj, "path", f->path);
 	json_object_object_add(obj, "run_id", f->run_id ? json_object_new_string(f->run_id) : NULL);
 	json_object_object_add(obj, "run_start", f->run_start ? json_object_new_string(f->run_start) : NULL);
 	json_object_object_add(obj, "kernel_release", f->kernel ? json_object_new_string(f->kernel) : NULL);
 	json_object_object_add(obj, "host", f->host ? json_object_new_string(f->host) : NULL);
-	json_object_object_add(obj, "results", json_object_new_int(f->result_count));
-	json_object_object_add(obj, "measured", json_object_new_int(f->measured_count));
+	json_add_int(obj, "results", f->result_count);
+	json_add_int(obj, "measured", f->measured_count);
 	return obj;
 }
 
@@ -129,14 +130,14 @@ static json_object *row_json(const struct compare_row *r)
 	json_object *obj = json_object_new_object();
 	const struct series *s = r->base;
 
-	json_object_object_add(obj, "case", json_object_new_string(s->case_name));
-	json_object_object_add(obj, "scenario", json_object_new_string(s->scenario));
-	json_object_object_add(obj, "policy", json_object_new_string(s->policy));
-	json_object_object_add(obj, "task", json_object_new_string(s->task));
-	json_object_object_add(obj, "role", json_object_new_string(s->role));
-	json_object_object_add(obj, "metric", json_object_new_string(s->metric));
-	json_object_object_add(obj, "unit", json_object_new_string(s->rule->unit));
-	json_object_object_add(obj, "direction", json_object_new_string(direction_name(s->rule->direction)));
+	json_add_str(obj, "case", s->case_name);
+	json_add_str(obj, "scenario", s->scenario);
+	json_add_str(obj, "policy", s->policy);
+	json_add_str(obj, "task", s->task);
+	json_add_str(obj, "role", s->role);
+	json_add_str(obj, "metric", s->metric);
+	json_add_str(obj, "unit", s->rule->unit);
+	json_add_str(obj, "direction", direction_name(s->rule->direction));
 	json_object_object_add(obj, "target_base", number(r->target_base));
 	json_object_object_add(obj, "target_new", number(r->target_new));
 	json_object_object_add(obj, "base_values", values_json(r->base));
@@ -145,15 +146,15 @@ static json_object *row_json(const struct compare_row *r)
 	json_object_object_add(obj, "new_median", number(r->new_median));
 	json_object_object_add(obj, "change", number(r->change));
 	json_object_object_add(obj, "change_rel", number(r->change_rel));
-	json_object_object_add(obj, "method", json_object_new_string(method_name(r)));
+	json_add_str(obj, "method", method_name(r));
 	json_object_object_add(obj, "p", r->method == METHOD_RANK ? number(r->mw.p) : NULL);
 	json_object_object_add(obj, "u", r->method == METHOD_RANK ? number(r->mw.u1) : NULL);
 	json_object_object_add(obj, "band", r->method != METHOD_RANK ? number(r->band) : NULL);
 	json_object_object_add(obj, "min_effect", number(r->min_effect));
 	json_object_object_add(obj, "regress_below", number(r->regress_below));
 	json_object_object_add(obj, "regress_above", number(r->regress_above));
-	json_object_object_add(obj, "verdict", json_object_new_string(verdict_name(r->verdict)));
-	json_object_object_add(obj, "why", json_object_new_string(r->why));
+	json_add_str(obj, "verdict", verdict_name(r->verdict));
+	json_add_str(obj, "why", r->why);
 	return obj;
 }
 
@@ -162,14 +163,13 @@ json_object *compare_to_json(const struct compare_table *t)
 	json_object *root = json_object_new_object(), *rows = json_object_new_array(),
 		    *summary = json_object_new_object(), *notes = json_object_new_array(), *how = json_object_new_object();
 
-	json_object_object_add(root, "compare_version", json_object_new_int(1));
+	json_add_int(root, "compare_version", 1);
 	json_object_object_add(root, "base", file_json(t->base));
 	json_object_object_add(root, "new", file_json(t->new));
-	json_object_object_add(how, "rank_test", json_object_new_string("Mann-Whitney U, two-sided"));
-	json_object_object_add(how, "alpha", json_object_new_double(t->opt.alpha));
-	json_object_object_add(how, "min_repetitions", json_object_new_int(t->opt.min_reps));
-	json_object_object_add(how, "otherwise",
-			       json_object_new_string("the tolerance band of the results' own checks"));
+	json_add_str(how, "rank_test", "Mann-Whitney U, two-sided");
+	json_add_double(how, "alpha", t->opt.alpha);
+	json_add_int(how, "min_repetitions", t->opt.min_reps);
+	json_add_str(how, "otherwise", "the tolerance band of the results' own checks");
 	json_object_object_add(root, "method", how);
 	for (int i = 0; i < t->count; i++)
 		json_object_array_add(rows, row_json(&t->rows[i]));
@@ -177,11 +177,11 @@ json_object *compare_to_json(const struct compare_table *t)
 	for (int i = 0; i < t->note_count; i++)
 		json_object_array_add(notes, json_object_new_string(t->notes[i].text));
 	json_object_object_add(root, "not_compared", notes);
-	json_object_object_add(summary, "regressed", json_object_new_int(t->regressed));
-	json_object_object_add(summary, "improved", json_object_new_int(t->improved));
-	json_object_object_add(summary, "unchanged", json_object_new_int(t->unchanged));
-	json_object_object_add(summary, "not_judged", json_object_new_int(t->unjudged));
-	json_object_object_add(summary, "informational", json_object_new_int(t->info));
+	json_add_int(summary, "regressed", t->regressed);
+	json_add_int(summary, "improved", t->improved);
+	json_add_int(summary, "unchanged", t->unchanged);
+	json_add_int(summary, "not_judged", t->unjudged);
+	json_add_int(summary, "informational", t->info);
 	json_object_object_add(root, "summary", summary);
 	return root;
 }

@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Gathers the checks of many results files per check and per scenario, with their margins. */
 #include "soak.h"
-#include "compare_load.h"
+#include "json_util.h"
+#include "result_file.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double get_number(json_object *obj, const char *key)
-{
-	json_object *v = result_json_get(obj, key);
-
-	return json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)
-		       ? json_object_get_double(v)
-		       : NAN;
-}
 
 static bool grow(void **items, int *cap, int count, size_t size)
 {
@@ -92,12 +84,12 @@ static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case
 	const char *task = result_json_string(chk, "task"), *metric = result_json_string(chk, "metric");
 	const char *name = result_json_string(chk, "name"), *verdict = result_json_string(chk, "verdict");
 	const char *kind = result_json_string(chk, "kind");
-	double tol = get_number(chk, "tolerance"), margin;
+	double tol = json_get_number(chk, "tolerance", NAN), margin;
 	char id[160];
 	struct soak_check *c;
 
 	if (!task || !metric || !verdict)
-		return true;	/* the loader accepted it; nothing here to count */
+		return true;	/* the reader accepted it; nothing here to count */
 	snprintf(id, sizeof(id), "%s.%s%s%s", task, metric, name ? "." : "", name ? name : "");
 	if (!(c = check_of(s, sc->name, case_name, id)))
 		return false;
@@ -124,7 +116,7 @@ static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case
 			c->first_fail_suite = s->suites;
 	}
 	c->last_tolerance = tol;
-	margin = soak_margin(c->kind, get_number(chk, "measured"), get_number(chk, "expected"), tol);
+	margin = soak_margin(c->kind, json_get_number(chk, "measured", NAN), json_get_number(chk, "expected", NAN), tol);
 	if (isnan(margin)) {
 		/* Tolerance 0 (a setting read exactly): judged, but it has no margin to give. */
 		c->c.exact++;
@@ -156,9 +148,9 @@ static bool add_result(struct soak *s, json_object *res, bool kernel)
 	if (!scenario || !verdict || !(sc = scenario_of(s, scenario)))
 		return scenario && verdict ? false : true;
 	snprintf(case_name, sizeof(case_name), "%s%s%s", scenario, policy ? "." : "", policy ? policy : "");
-	if (result_json_string(sweep, "param") && !isnan(get_number(sweep, "value")))
+	if (result_json_string(sweep, "param") && !isnan(json_get_number(sweep, "value", NAN)))
 		snprintf(case_name + strlen(case_name), sizeof(case_name) - strlen(case_name), ".%s=%g",
-			 result_json_string(sweep, "param"), get_number(sweep, "value"));
+			 result_json_string(sweep, "param"), json_get_number(sweep, "value", NAN));
 	sc->results++;
 	if (!strcmp(verdict, "pass"))
 		sc->passed++;
@@ -222,8 +214,8 @@ bool soak_add_file(struct soak *s, const char *path)
 	struct result_file f;
 	bool ok;
 
-	/* The loader checks what every reader of results relies on, naming the file and field. */
-	if (!result_file_load(path, &f))
+	/* The reader checks what every user of results relies on, naming the file and field. */
+	if (!result_file_read(path, &f))
 		return false;
 	ok = soak_add(s, f.root, path);
 	result_file_free(&f);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle soak`'s table (text) and document (JSON) from the gathered checks. */
 #include "soak.h"
+#include "json_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,19 +13,19 @@ static json_object *number(double v)
 
 static void put_counts(json_object *o, const struct soak_counts *c)
 {
-	json_object_object_add(o, "windows", json_object_new_int(c->windows));
-	json_object_object_add(o, "judged", json_object_new_int(c->judged));
-	json_object_object_add(o, "false_alarms", json_object_new_int(c->failed));
-	json_object_object_add(o, "unjudged", json_object_new_int(c->unjudged));
-	json_object_object_add(o, "not_measured", json_object_new_int(c->not_measured));
-	json_object_object_add(o, "judged_exact", json_object_new_int(c->exact));
+	json_add_int(o, "windows", c->windows);
+	json_add_int(o, "judged", c->judged);
+	json_add_int(o, "false_alarms", c->failed);
+	json_add_int(o, "unjudged", c->unjudged);
+	json_add_int(o, "not_measured", c->not_measured);
+	json_add_int(o, "judged_exact", c->exact);
 }
 
 static void put_margins(json_object *o, const struct soak_margins *m)
 {
 	json_object *mg = json_object_new_object();
 
-	json_object_object_add(mg, "n", json_object_new_int(m->n));
+	json_add_int(mg, "n", m->n);
 	json_object_object_add(mg, "median", number(m->median));
 	json_object_object_add(mg, "p1", number(m->p1));
 	json_object_object_add(mg, "worst", number(m->worst));
@@ -65,29 +66,29 @@ json_object *soak_to_json(const struct soak *s)
 	json_object *flagged = json_object_new_array();
 	struct soak_counts all = totals(s);
 
-	json_object_object_add(root, "schema", json_object_new_string("rtthrottle-soak/1"));
-	json_object_object_add(root, "suites", json_object_new_int(s->suites));
-	json_object_object_add(root, "incomplete_suites", json_object_new_int(s->incomplete));
+	json_add_str(root, "schema", "rtthrottle-soak/1");
+	json_add_int(root, "suites", s->suites);
+	json_add_int(root, "incomplete_suites", s->incomplete);
 	json_object_object_add(root, "kernel", s->kernel[0] ? json_object_new_string(s->kernel) : NULL);
-	json_object_object_add(root, "mixed_kernels", json_object_new_boolean(s->mixed_kernels));
+	json_add_bool(root, "mixed_kernels", s->mixed_kernels);
 	json_object_object_add(root, "host", s->host[0] ? json_object_new_string(s->host) : NULL);
 	json_object_object_add(root, "start", s->first_start[0] ? json_object_new_string(s->first_start) : NULL);
 	json_object_object_add(root, "end", s->last_end[0] ? json_object_new_string(s->last_end) : NULL);
-	json_object_object_add(root, "near_margin", json_object_new_double(SOAK_NEAR_MARGIN));
+	json_add_double(root, "near_margin", SOAK_NEAR_MARGIN);
 	put_counts(t, &all);
-	json_object_object_add(t, "flagged_checks", json_object_new_int(flagged_count(s)));
+	json_add_int(t, "flagged_checks", flagged_count(s));
 	json_object_object_add(root, "totals", t);
 	for (int i = 0; i < s->scenario_count; i++) {
 		const struct soak_scenario *sc = &s->scenarios[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "scenario", json_object_new_string(sc->name));
-		json_object_object_add(o, "results", json_object_new_int(sc->results));
-		json_object_object_add(o, "passed", json_object_new_int(sc->passed));
-		json_object_object_add(o, "failed", json_object_new_int(sc->failed));
-		json_object_object_add(o, "unjudged", json_object_new_int(sc->unjudged));
-		json_object_object_add(o, "errors", json_object_new_int(sc->errors));
-		json_object_object_add(o, "skipped", json_object_new_int(sc->skipped));
+		json_add_str(o, "scenario", sc->name);
+		json_add_int(o, "results", sc->results);
+		json_add_int(o, "passed", sc->passed);
+		json_add_int(o, "failed", sc->failed);
+		json_add_int(o, "unjudged", sc->unjudged);
+		json_add_int(o, "errors", sc->errors);
+		json_add_int(o, "skipped", sc->skipped);
 		json_object *c = json_object_new_object();
 
 		put_counts(c, &sc->c);
@@ -100,11 +101,11 @@ json_object *soak_to_json(const struct soak *s)
 		const struct soak_check *c = &s->checks[i];
 		json_object *o = json_object_new_object(), *all_margins = json_object_new_array();
 
-		json_object_object_add(o, "scenario", json_object_new_string(c->scenario));
-		json_object_object_add(o, "case", json_object_new_string(c->case_name));
-		json_object_object_add(o, "check", json_object_new_string(c->check));
-		json_object_object_add(o, "kind", json_object_new_string(c->kind));
-		json_object_object_add(o, "unit", json_object_new_string(c->unit));
+		json_add_str(o, "scenario", c->scenario);
+		json_add_str(o, "case", c->case_name);
+		json_add_str(o, "check", c->check);
+		json_add_str(o, "kind", c->kind);
+		json_add_str(o, "unit", c->unit);
 		put_counts(o, &c->c);
 		put_margins(o, &c->m);
 		for (int k = 0; k < c->m.n; k++)
@@ -112,7 +113,7 @@ json_object *soak_to_json(const struct soak *s)
 		json_object_object_add(o, "margins", all_margins);
 		json_object_object_add(o, "first_fail_suite",
 				       c->first_fail_suite ? json_object_new_int(c->first_fail_suite) : NULL);
-		json_object_object_add(o, "flagged", json_object_new_boolean(soak_check_flagged(c)));
+		json_add_bool(o, "flagged", soak_check_flagged(c));
 		json_object_array_add(checks, o);
 		if (soak_check_flagged(c)) {
 			char id[360];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What limits a FIFO hog in each regime under a policy, the thresholds its gaps count by, a check as JSON. */
 #include "expect.h"
+#include "json_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -128,26 +129,22 @@ json_object *check_to_json(const struct check *c)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "task", json_object_new_string(c->task));
-	json_object_object_add(obj, "metric", json_object_new_string(c->metric));
+	json_add_str(obj, "task", c->task);
+	json_add_str(obj, "metric", c->metric);
 	if (c->label[0])
-		json_object_object_add(obj, "name", json_object_new_string(c->label));
-	json_object_object_add(obj, "unit", json_object_new_string(c->unit));
-	json_object_object_add(obj, "measured", json_object_new_double(c->measured));
-	json_object_object_add(obj, "expected", json_object_new_double(c->expected));
-	json_object_object_add(obj, "tolerance", json_object_new_double(c->tolerance));
-	json_object_object_add(obj, "kind", json_object_new_string(check_kind_name(c->kind)));
-	json_object_object_add(obj, "rule", json_object_new_string(c->rule));
+		json_add_str(obj, "name", c->label);
+	json_add_str(obj, "unit", c->unit);
+	json_add_double(obj, "measured", c->measured);
+	json_add_double(obj, "expected", c->expected);
+	json_add_double(obj, "tolerance", c->tolerance);
+	json_add_str(obj, "kind", check_kind_name(c->kind));
+	json_add_str(obj, "rule", c->rule);
 	if (c->detects > 0)
-		json_object_object_add(obj, "detects", json_object_new_double(c->detects));
+		json_add_double(obj, "detects", c->detects);
 	if (check_tolerance_wide(c))
-		json_object_object_add(obj, "tolerance_why", json_object_new_string(c->tolerance_why && c->tolerance_why[0]
-										     ? c->tolerance_why
-										     : "no reason given"));
-	json_object_object_add(obj, "verdict", json_object_new_string(c->hollow	      ? "unjudged"
-								      : c->skipped	  ? "skip"
-								      : !c->was_measured ? "not-measured"
-								      : c->passed	  ? "pass"
-											  : "fail"));
+		json_add_str(obj, "tolerance_why",
+			     c->tolerance_why && c->tolerance_why[0] ? c->tolerance_why : "no reason given");
+	json_add_str(obj, "verdict",
+		     c->hollow	      ? "unjudged" : c->skipped	  ? "skip" : !c->was_measured ? "not-measured" : c->passed	  ? "pass" : "fail");
 	return obj;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Knob grids: --grid's axes parsed and checked, the cells expanded into policies named after their values. */
 #include "grid.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -228,9 +229,9 @@ json_object *grid_place_to_json(const struct policy *p)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "rows", json_object_new_string(p->grid.by_runtime ? "runtime" : "ratio"));
-	json_object_object_add(obj, "ratio", json_object_new_double(p->grid.ratio));
-	json_object_object_add(obj, "cell", json_object_new_int(p->grid.cell));
-	json_object_object_add(obj, "cells", json_object_new_int(p->grid.cells));
+	json_add_str(obj, "rows", p->grid.by_runtime ? "runtime" : "ratio");
+	json_add_double(obj, "ratio", p->grid.ratio);
+	json_add_int(obj, "cell", p->grid.cell);
+	json_add_int(obj, "cells", p->grid.cells);
 	return obj;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The defaults table with its sources, --site-setting, a check per setting (behaviour where unreadable). */
 #include "kernel_defaults.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -211,7 +212,7 @@ json_object *site_settings_to_json(const struct site_settings *site)
 
 	for (int s = 0; s < KSET_COUNT; s++)
 		if (site && site->set[s])
-			json_object_object_add(obj, table[s].name, json_object_new_int64(site->value[s]));
+			json_add_int64(obj, table[s].name, site->value[s]);
 	return obj;
 }
 
@@ -439,15 +440,15 @@ json_object *kernel_defaults_table_json(const struct kernel_facts *k, const stru
 		char since[16];
 
 		since_text(row, since, sizeof(since));
-		json_object_object_add(obj, "setting", json_object_new_string(row->name));
-		json_object_object_add(obj, "default", json_object_new_int64(row->value));
-		json_object_object_add(obj, "unit", json_object_new_string(row->unit));
-		json_object_object_add(obj, "since", json_object_new_string(since));
-		json_object_object_add(obj, "applies", json_object_new_boolean(kernel_default_applies(row, k)));
+		json_add_str(obj, "setting", row->name);
+		json_add_int64(obj, "default", row->value);
+		json_add_str(obj, "unit", row->unit);
+		json_add_str(obj, "since", since);
+		json_add_bool(obj, "applies", kernel_default_applies(row, k));
 		if (site && site->set[s])
-			json_object_object_add(obj, "site_value", json_object_new_int64(site->value[s]));
-		json_object_object_add(obj, "source", json_object_new_string(row->source));
-		json_object_object_add(obj, "origin", json_object_new_string(row->origin));
+			json_add_int64(obj, "site_value", site->value[s]);
+		json_add_str(obj, "source", row->source);
+		json_add_str(obj, "origin", row->origin);
 		json_object_array_add(arr, obj);
 	}
 	return arr;

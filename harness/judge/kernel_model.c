@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The regime predicted from version and config (fair server, RT_RUNTIME_SHARE, ktimers); the probe judged. */
 #include "kernel_model.h"
+#include "json_util.h"
 #include "expect.h"
 
 #include <stdio.h>
@@ -195,33 +196,31 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 {
 	json_object *obj = json_object_new_object(), *pred = json_object_new_object();
 
-	json_object_object_add(pred, "fair_server", json_object_new_boolean(m->fair_server));
-	json_object_object_add(pred, "rt_bandwidth", json_object_new_boolean(m->rt_bandwidth));
-	json_object_object_add(pred, "rt_runtime_share", json_object_new_boolean(m->rt_runtime_share));
-	json_object_object_add(pred, "fair_server_runtime_us", json_object_new_int64(m->fs_runtime_us));
-	json_object_object_add(pred, "fair_server_period_us", json_object_new_int64(m->fs_period_us));
-	json_object_object_add(pred, "fair_server_values",
-			       json_object_new_string(m->fs_from_debugfs ? "read from debugfs" : "kernel defaults, assumed"));
-	json_object_object_add(pred, "timer_thread_priority", json_object_new_int(m->timer_thread_priority));
-	json_object_object_add(pred, "tick_us", json_object_new_double(m->tick_us));
-	json_object_object_add(pred, "basis", json_object_new_string(m->basis));
+	json_add_bool(pred, "fair_server", m->fair_server);
+	json_add_bool(pred, "rt_bandwidth", m->rt_bandwidth);
+	json_add_bool(pred, "rt_runtime_share", m->rt_runtime_share);
+	json_add_int64(pred, "fair_server_runtime_us", m->fs_runtime_us);
+	json_add_int64(pred, "fair_server_period_us", m->fs_period_us);
+	json_add_str(pred, "fair_server_values", m->fs_from_debugfs ? "read from debugfs" : "kernel defaults, assumed");
+	json_add_int(pred, "timer_thread_priority", m->timer_thread_priority);
+	json_add_double(pred, "tick_us", m->tick_us);
+	json_add_str(pred, "basis", m->basis);
 	json_object_object_add(obj, "predicted", pred);
 	if (o && o->done) {
 		json_object *obs = json_object_new_object();
 
-		json_object_object_add(obs, "window_s", json_object_new_double(o->window_s));
-		json_object_object_add(obs, "hog_alone_share", json_object_new_double(o->hog_alone_share));
-		json_object_object_add(obs, "hog_alone_gap_max_us", json_object_new_double(o->hog_alone_gap_max_us));
-		json_object_object_add(obs, "victim_share_unlimited", json_object_new_double(o->victim_share_unlimited));
+		json_add_double(obs, "window_s", o->window_s);
+		json_add_double(obs, "hog_alone_share", o->hog_alone_share);
+		json_add_double(obs, "hog_alone_gap_max_us", o->hog_alone_gap_max_us);
+		json_add_double(obs, "victim_share_unlimited", o->victim_share_unlimited);
 		if (o->running_probed)
-			json_object_object_add(obs, "victim_running_share_unlimited",
-					       json_object_new_double(o->victim_running_share_unlimited));
-		json_object_object_add(obs, "rt_throttling_seen", json_object_new_boolean(o->throttle_seen));
-		json_object_object_add(obs, "fair_server_seen", json_object_new_boolean(o->fair_server_seen));
-		json_object_object_add(obs, "timer_wakeup_served", json_object_new_boolean(o->timer_wakeup_served));
-		json_object_object_add(obs, "evidence", json_object_new_string(o->evidence));
+			json_add_double(obs, "victim_running_share_unlimited", o->victim_running_share_unlimited);
+		json_add_bool(obs, "rt_throttling_seen", o->throttle_seen);
+		json_add_bool(obs, "fair_server_seen", o->fair_server_seen);
+		json_add_bool(obs, "timer_wakeup_served", o->timer_wakeup_served);
+		json_add_str(obs, "evidence", o->evidence);
 		json_object_object_add(obj, "observed", obs);
-		json_object_object_add(obj, "agrees", json_object_new_boolean(o->agrees));
+		json_add_bool(obj, "agrees", o->agrees);
 	}
 	return obj;
 }

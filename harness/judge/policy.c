@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The built-in policies, the 2008 debate's positions among them; ad-hoc pairs checked as the kernel would. */
 #include "policy.h"
+#include "json_util.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -62,9 +63,9 @@ json_object *policy_to_json(const struct policy *p)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "name", json_object_new_string(p->name));
-	json_object_object_add(obj, "runtime_us", json_object_new_int64(p->runtime_us));
-	json_object_object_add(obj, "period_us", json_object_new_int64(p->period_us));
-	json_object_object_add(obj, "origin", json_object_new_string(p->origin));
+	json_add_str(obj, "name", p->name);
+	json_add_int64(obj, "runtime_us", p->runtime_us);
+	json_add_int64(obj, "period_us", p->period_us);
+	json_add_str(obj, "origin", p->origin);
 	return obj;
 }

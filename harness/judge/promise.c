@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The period grid found by search over phases (throttle ends among them): the one the kernel does best on. */
 #include "promise.h"
+#include "json_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -201,11 +202,11 @@ static json_object *periods_json(const struct cpu_timeline *rt, const struct cpu
 	for (uint64_t b = phase; b + period <= end; b += period) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "at_ms", json_object_new_double(round(b / 1e3) / 1e3));
+		json_add_double(o, "at_ms", round(b / 1e3) / 1e3);
 		if (rt)
-			json_object_object_add(o, "rt_us", json_object_new_double(round(cpu_timeline_between(rt, b, b + period) / 100.0) / 10.0));
+			json_add_double(o, "rt_us", round(cpu_timeline_between(rt, b, b + period) / 100.0) / 10.0);
 		if (cfs)
-			json_object_object_add(o, "cfs_us", json_object_new_double(round(cpu_timeline_between(cfs, b, b + period) / 100.0) / 10.0));
+			json_add_double(o, "cfs_us", round(cpu_timeline_between(cfs, b, b + period) / 100.0) / 10.0);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -284,41 +285,36 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	}
 }
 
-static void add_double(json_object *obj, const char *key, double v)
-{
-	json_object_object_add(obj, key, json_object_new_double(v));
-}
-
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
 			 json_object *cfs_metrics)
 {
 	/* Only what was measured over at least one whole period: no check judges a placeholder. */
 	if (t->rt_limit && p->rt_measured && p->periods && rt_metrics) {
-		json_object_object_add(rt_metrics, "rt_periods", json_object_new_int(p->periods));
-		add_double(rt_metrics, "rt_period_max_us", p->rt_period_max_us);
-		add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
-		add_double(rt_metrics, "grid_phase_us", p->phase_us);
-		add_double(rt_metrics, "grid_step_us", p->grid_step_us);
-		add_double(rt_metrics, "stall_max_us", p->stall_max_us);
-		json_object_object_add(rt_metrics, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
+		json_add_int(rt_metrics, "rt_periods", p->periods);
+		json_add_double(rt_metrics, "rt_period_max_us", p->rt_period_max_us);
+		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
+		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
+		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
+		json_add_double(rt_metrics, "stall_max_us", p->stall_max_us);
+		json_add_int(rt_metrics, "throttle_ends_on_grid", p->throttle_ends_on_grid);
 		/* Not sampled (a record of gap ends only): no bound on the error, so no figure to name. */
 		if (p->rt_sample_us > 0)
-			add_double(rt_metrics, "cpu_sample_us", p->rt_sample_us);
+			json_add_double(rt_metrics, "cpu_sample_us", p->rt_sample_us);
 	}
 	if ((p->cfs_measured || p->fs_periods) && cfs_metrics) {
-		add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
+		json_add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
 		if (p->cfs_sample_us > 0)
-			add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
+			json_add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
 	}
 	if (p->cfs_measured && cfs_metrics)
 	{
-		add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
-		add_double(cfs_metrics, "cfs_grid_step_us", p->grid_step_us);
+		json_add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
+		json_add_double(cfs_metrics, "cfs_grid_step_us", p->grid_step_us);
 	}
 	if (t->fair_server && p->fs_periods && cfs_metrics) {
-		json_object_object_add(cfs_metrics, "fs_periods", json_object_new_int(p->fs_periods));
-		add_double(cfs_metrics, "fs_period_min_us", p->fs_cfs_period_min_us);
-		add_double(cfs_metrics, "fs_grid_step_us", p->fs_grid_step_us);
+		json_add_int(cfs_metrics, "fs_periods", p->fs_periods);
+		json_add_double(cfs_metrics, "fs_period_min_us", p->fs_cfs_period_min_us);
+		json_add_double(cfs_metrics, "fs_grid_step_us", p->fs_grid_step_us);
 	}
 }
 
@@ -332,45 +328,45 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "promised", json_object_new_string(t->why));
+	json_add_str(obj, "promised", t->why);
 	json_object_object_add(obj, "kept", kept < 0 ? NULL : json_object_new_boolean(kept));
-	json_object_object_add(obj, "runtime_us", json_object_new_int64(t->runtime_us));
-	json_object_object_add(obj, "period_us", json_object_new_int64(t->period_us));
+	json_add_int64(obj, "runtime_us", t->runtime_us);
+	json_add_int64(obj, "period_us", t->period_us);
 	if (t->rt_limit) {
-		json_object_object_add(obj, "periods", json_object_new_int(p->periods));
-		add_double(obj, "grid_phase_us", p->phase_us);
-		add_double(obj, "grid_step_us", p->grid_step_us);
+		json_add_int(obj, "periods", p->periods);
+		json_add_double(obj, "grid_phase_us", p->phase_us);
+		json_add_double(obj, "grid_step_us", p->grid_step_us);
 	}
 	if (t->rt_limit && p->rt_measured) {
-		json_object_object_add(obj, "throttle_ends", json_object_new_int(p->throttle_ends));
-		json_object_object_add(obj, "throttle_ends_on_grid", json_object_new_int(p->throttle_ends_on_grid));
-		add_double(obj, "rt_period_max_us", p->rt_period_max_us);
-		add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
-		add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
-		add_double(obj, "stall_max_us", p->stall_max_us);
-		add_double(obj, "rt_cpu_sample_us", p->rt_sample_us);
+		json_add_int(obj, "throttle_ends", p->throttle_ends);
+		json_add_int(obj, "throttle_ends_on_grid", p->throttle_ends_on_grid);
+		json_add_double(obj, "rt_period_max_us", p->rt_period_max_us);
+		json_add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
+		json_add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
+		json_add_double(obj, "stall_max_us", p->stall_max_us);
+		json_add_double(obj, "rt_cpu_sample_us", p->rt_sample_us);
 	}
 	if (p->per_period) {
 		json_object_object_add(obj, "per_period", p->per_period);
 		p->per_period = NULL;
 	}
 	if (p->cfs_measured) {
-		add_double(obj, "cfs_period_min_us", p->cfs_period_min_us);
-		add_double(obj, "cfs_period_floor_us", (double)(t->period_us - t->runtime_us));
+		json_add_double(obj, "cfs_period_min_us", p->cfs_period_min_us);
+		json_add_double(obj, "cfs_period_floor_us", (double)(t->period_us - t->runtime_us));
 	}
 	if (t->fair_server) {
 		json_object *fs = json_object_new_object();
 
-		json_object_object_add(fs, "runtime_us", json_object_new_int64(t->fs_runtime_us));
-		json_object_object_add(fs, "period_us", json_object_new_int64(t->fs_period_us));
-		json_object_object_add(fs, "periods", json_object_new_int(p->fs_periods));
-		add_double(fs, "grid_phase_us", p->fs_phase_us);
-		add_double(fs, "cfs_period_min_us", p->fs_cfs_period_min_us);
+		json_add_int64(fs, "runtime_us", t->fs_runtime_us);
+		json_add_int64(fs, "period_us", t->fs_period_us);
+		json_add_int(fs, "periods", p->fs_periods);
+		json_add_double(fs, "grid_phase_us", p->fs_phase_us);
+		json_add_double(fs, "cfs_period_min_us", p->fs_cfs_period_min_us);
 		json_object_object_add(obj, "fair_server", fs);
 	}
 	if (p->cfs_wait_bound_us > 0)
-		add_double(obj, "cfs_wait_bound_us", p->cfs_wait_bound_us);
+		json_add_double(obj, "cfs_wait_bound_us", p->cfs_wait_bound_us);
 	if (p->cfs_wait_max_us >= 0)
-		add_double(obj, "cfs_wait_max_us", p->cfs_wait_max_us);
+		json_add_double(obj, "cfs_wait_max_us", p->cfs_wait_max_us);
 	return obj;
 }

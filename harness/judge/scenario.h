@@ -102,12 +102,12 @@ struct scenario {
 	enum cpu_placement load_cpu;	/* where it runs: other (default), measured or any */
 };
 
-/* Loads one file; false after printing "FILE: FIELD: reason" to stderr. */
-bool scenario_load_file(const char *path, struct scenario *out);
-/* Frees what a loaded scenario holds (its tasks' params); for a scenario not added to the catalogue. */
+/* Parses one file (scenario_parse.c); false after printing "FILE: FIELD: reason" to stderr. */
+bool scenario_parse_file(const char *path, struct scenario *out);
+/* Frees what a parsed scenario holds (its tasks' params); for a scenario not added to the catalogue. */
 void scenario_release(struct scenario *s);
-/* Loads every *.json of the catalogue folder (sorted); false on the first bad file. */
-bool scenario_load_catalogue(void);
+/* Parses every *.json of the catalogue folder (sorted); false on the first bad file. */
+bool scenario_read_catalogue(void);
 /* Adds a file given on the command line; NULL after printing why. */
 const struct scenario *scenario_add_file(const char *path);
 const struct scenario *scenario_catalogue(size_t *count);

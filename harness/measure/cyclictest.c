@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The harness side of the cyclictest role: its settings, its --json file checked field by field, metrics. */
 #include "cyclictest.h"
+#include "json_util.h"
 #include "latency.h"
 #include "metrics.h"
 #include "scenario_task.h"
@@ -165,20 +166,20 @@ void cyclictest_metrics_json(json_object *obj, const struct task_record *rec)
 	struct cyclictest_result *r = malloc(sizeof(*r));
 	char why[320];
 
-	json_object_object_add(obj, "command", json_object_new_string(x->command));
+	json_add_str(obj, "command", x->command);
 	if (r && cyclictest_ingest(x->output, r, why, sizeof(why))) {
-		json_object_object_add(obj, "cycles", json_object_new_int64((int64_t)r->cycles));
+		json_add_int64(obj, "cycles", (int64_t)r->cycles);
 		json_object_object_add(obj, "latency_us", cyclictest_latency_json(r));
-		json_object_object_add(obj, "overflows", json_object_new_int64((int64_t)r->overflows));
-		json_object_object_add(obj, "histogram_us", json_object_new_int64((int64_t)rec->config.histogram_us));
-		json_object_object_add(obj, "cyclictest_version", json_object_new_string(r->version));
+		json_add_int64(obj, "overflows", (int64_t)r->overflows);
+		json_add_int64(obj, "histogram_us", (int64_t)rec->config.histogram_us);
+		json_add_str(obj, "cyclictest_version", r->version);
 		/* From the window start to its measuring thread: the window it did not measure. */
 		if (x->measuring_ns)
-			json_object_object_add(obj, "start_lag_us", json_object_new_double(
-				x->measuring_ns > rec->first_ns ? (double)(x->measuring_ns - rec->first_ns) / 1000 : 0));
+			json_add_double(obj, "start_lag_us",
+					x->measuring_ns > rec->first_ns ? (double)(x->measuring_ns - rec->first_ns) / 1000 : 0);
 	} else {
 		/* No latency metrics: checks on them are not measured, and fail. */
-		json_object_object_add(obj, "cyclictest_error", json_object_new_string(r ? why : "out of memory"));
+		json_add_str(obj, "cyclictest_error", r ? why : "out of memory");
 	}
 	free(r);
 	unlink(x->output);

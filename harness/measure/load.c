@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The harness side of the load role: the program a window runs and where, checked installed beforehand. */
 #include "load.h"
+#include "json_util.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -67,16 +68,16 @@ void load_metrics_json(json_object *obj, const struct task_record *rec)
 {
 	const struct external_stats *x = &rec->u.external;
 
-	json_object_object_add(obj, "tool", json_object_new_string(load_tool_name(rec->config.load_tool)));
-	json_object_object_add(obj, "command", json_object_new_string(x->command));
-	json_object_object_add(obj, "cpus", json_object_new_string(x->cpus));
-	json_object_object_add(obj, "runs", json_object_new_int64((int64_t)x->runs));
-	json_object_object_add(obj, "runs_completed", json_object_new_int64((int64_t)x->runs_done));
+	json_add_str(obj, "tool", load_tool_name(rec->config.load_tool));
+	json_add_str(obj, "command", x->command);
+	json_add_str(obj, "cpus", x->cpus);
+	json_add_int64(obj, "runs", (int64_t)x->runs);
+	json_add_int64(obj, "runs_completed", (int64_t)x->runs_done);
 	if (rec->config.load_tool == LOAD_HACKBENCH)
-		json_object_object_add(obj, "hackbench_time_s", json_object_new_double(x->reported));
+		json_add_double(obj, "hackbench_time_s", x->reported);
 	else
-		json_object_object_add(obj, "bogo_ops", json_object_new_double(x->reported));
-	json_object_object_add(obj, "cpu_s", json_object_new_double(rec->rusage_cpu_ns / 1e9));
+		json_add_double(obj, "bogo_ops", x->reported);
+	json_add_double(obj, "cpu_s", rec->rusage_cpu_ns / 1e9);
 }
 
 void load_note_run(json_object *root, const struct run_options *opt)
@@ -84,5 +85,5 @@ void load_note_run(json_object *root, const struct run_options *opt)
 	json_object *run;
 
 	if (opt->load_tool >= 0 && json_object_object_get_ex(root, "run", &run))
-		json_object_object_add(run, "load", json_object_new_string(tools[opt->load_tool]));
+		json_add_str(run, "load", tools[opt->load_tool]);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Built-in roles' metrics: throttle events and whole periods from gap ends; each role's figures as JSON. */
 #include "metrics.h"
+#include "json_util.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -115,7 +116,7 @@ json_object *gap_hist_to_json(const struct gap_stats *g)
 		if (!g->hist[i])
 			continue;
 		snprintf(key, sizeof(key), "%llu", 1ull << i);
-		json_object_object_add(hist, key, json_object_new_int64((int64_t)g->hist[i]));
+		json_add_int64(hist, key, (int64_t)g->hist[i]);
 	}
 	return hist;
 }
@@ -127,21 +128,11 @@ static json_object *events_to_json(const struct gap_event *events)
 	for (int i = 0; i < LONGEST_GAPS && events[i].len_ns; i++) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "at_ms", json_object_new_double(events[i].start_ns / 1e6));
-		json_object_object_add(e, "len_us", json_object_new_double(events[i].len_ns / 1e3));
+		json_add_double(e, "at_ms", events[i].start_ns / 1e6);
+		json_add_double(e, "len_us", events[i].len_ns / 1e3);
 		json_object_array_add(arr, e);
 	}
 	return arr;
-}
-
-static void add_double(json_object *obj, const char *key, double v)
-{
-	json_object_object_add(obj, key, json_object_new_double(v));
-}
-
-static void add_int(json_object *obj, const char *key, uint64_t v)
-{
-	json_object_object_add(obj, key, json_object_new_int64((int64_t)v));
 }
 
 /* Throttle events of a burst hog inside and outside its bursts (see workloads/burst_hog.c). */
@@ -166,9 +157,9 @@ static void burst_json(json_object *obj, const struct task_record *rec, const st
 		else
 			outside++;
 	}
-	add_int(obj, "bursts", bursts);
-	add_int(obj, "throttle_events_in_bursts", inside);
-	add_int(obj, "throttle_events_outside_bursts", outside);
+	json_add_int64(obj, "bursts", bursts);
+	json_add_int64(obj, "throttle_events_in_bursts", inside);
+	json_add_int64(obj, "throttle_events_outside_bursts", outside);
 }
 
 /* Spinners (hog, victim, noise, burst hog): CPU share, gaps, throttle or starvation events. */
@@ -176,34 +167,34 @@ static void spinner_json(json_object *obj, const struct task_record *rec, const 
 {
 	bool hog = rec->config.role == ROLE_HOG || rec->config.role == ROLE_BURST_HOG;
 
-	add_double(obj, "cpu_share", m->cpu_share);
+	json_add_double(obj, "cpu_share", m->cpu_share);
 	/* The same window by the scheduler's own accounting (/proc/thread-self/schedstat). */
 	if (rec->schedstat_end_ns > rec->schedstat_begin_ns && rec->schedstat_begin_ns && m->window_s > 0)
-		add_double(obj, "schedstat_share",
+		json_add_double(obj, "schedstat_share",
 			   (double)(rec->schedstat_end_ns - rec->schedstat_begin_ns) / (m->window_s * 1e9));
 	/* Metrics that were not measurable are left out, so no check judges a placeholder. */
 	if (m->periods_span_s > 0) {
-		add_double(obj, "cpu_share_periods", m->cpu_share_periods);
-		add_double(obj, "periods_span_s", m->periods_span_s);
+		json_add_double(obj, "cpu_share_periods", m->cpu_share_periods);
+		json_add_double(obj, "periods_span_s", m->periods_span_s);
 	}
-	add_int(obj, "loops", m->loops);
-	add_double(obj, "loop_ns", m->loop_ns);
-	add_double(obj, "gap_threshold_us", rec->config.gap_threshold_ns / 1e3);
-	add_int(obj, "gap_count", m->gap_count);
-	add_double(obj, "gap_total_us", m->gap_total_us);
-	add_double(obj, hog ? "gap_max_us" : "starvation_max_us", m->gap_max_us);
+	json_add_int64(obj, "loops", m->loops);
+	json_add_double(obj, "loop_ns", m->loop_ns);
+	json_add_double(obj, "gap_threshold_us", rec->config.gap_threshold_ns / 1e3);
+	json_add_int64(obj, "gap_count", m->gap_count);
+	json_add_double(obj, "gap_total_us", m->gap_total_us);
+	json_add_double(obj, hog ? "gap_max_us" : "starvation_max_us", m->gap_max_us);
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&rec->gaps));
 	json_object_object_add(obj, "longest_gaps", events_to_json(rec->gaps.longest));
-	add_double(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us", m->throttle_threshold_us);
-	add_int(obj, hog ? "throttle_events" : "starvation_events", m->throttle_events);
+	json_add_double(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us", m->throttle_threshold_us);
+	json_add_int64(obj, hog ? "throttle_events" : "starvation_events", m->throttle_events);
 	if (m->throttle_gap_median_us > 0)
-		add_double(obj, hog ? "throttle_gap_median_us" : "starvation_median_us", m->throttle_gap_median_us);
+		json_add_double(obj, hog ? "throttle_gap_median_us" : "starvation_median_us", m->throttle_gap_median_us);
 	if (hog && m->throttle_interval_us > 0)
-		add_double(obj, "throttle_interval_us", m->throttle_interval_us);
+		json_add_double(obj, "throttle_interval_us", m->throttle_interval_us);
 	if (hog && m->throttle_cycle_cpu_us > 0)
-		add_double(obj, "throttle_cycle_cpu_us", m->throttle_cycle_cpu_us);
+		json_add_double(obj, "throttle_cycle_cpu_us", m->throttle_cycle_cpu_us);
 	if (hog)
-		add_int(obj, "long_gaps_dropped", rec->gaps.long_total - rec->gaps.long_stored);
+		json_add_int64(obj, "long_gaps_dropped", rec->gaps.long_total - rec->gaps.long_stored);
 	if (rec->config.role == ROLE_BURST_HOG)
 		burst_json(obj, rec, m);
 }
@@ -212,29 +203,29 @@ json_object *latency_to_json(const struct latency_stats *s)
 {
 	json_object *obj = json_object_new_object(), *hist = json_object_new_object();
 
-	add_int(obj, "samples", s->count);
+	json_add_int64(obj, "samples", s->count);
 	if (!s->count)
 		return json_object_put(hist), obj;
-	add_double(obj, "min", s->min_ns / 1e3);
-	add_double(obj, "avg", (double)s->sum_ns / (double)s->count / 1e3);
-	add_double(obj, "p50", latency_percentile_us(s, 0.50));
-	add_double(obj, "p99", latency_percentile_us(s, 0.99));
-	add_double(obj, "p999", latency_percentile_us(s, 0.999));
-	add_double(obj, "max", s->max_ns / 1e3);
+	json_add_double(obj, "min", s->min_ns / 1e3);
+	json_add_double(obj, "avg", (double)s->sum_ns / (double)s->count / 1e3);
+	json_add_double(obj, "p50", latency_percentile_us(s, 0.50));
+	json_add_double(obj, "p99", latency_percentile_us(s, 0.99));
+	json_add_double(obj, "p999", latency_percentile_us(s, 0.999));
+	json_add_double(obj, "max", s->max_ns / 1e3);
 	/* Non-empty buckets keyed by their lower bound in us. */
 	for (int us = 0; us < LATENCY_LINEAR_US; us++)
 		if (s->linear[us]) {
 			char key[16];
 
 			snprintf(key, sizeof(key), "%d", us);
-			add_int(hist, key, s->linear[us]);
+			json_add_int64(hist, key, s->linear[us]);
 		}
 	for (int b = 0; b < LATENCY_LOG_BUCKETS; b++)
 		if (s->log[b]) {
 			char key[24];
 
 			snprintf(key, sizeof(key), "%llu", (unsigned long long)LATENCY_LINEAR_US << b);
-			add_int(hist, key, s->log[b]);
+			json_add_int64(hist, key, s->log[b]);
 		}
 	json_object_object_add(obj, "hist", hist);
 	json_object_object_add(obj, "worst", events_to_json(s->worst));
@@ -246,22 +237,22 @@ static void periodic_json(json_object *obj, const struct task_record *rec)
 	const struct periodic_stats *p = &rec->u.periodic;
 	json_object *cpus = json_object_new_array();
 
-	add_int(obj, "jobs", p->jobs);
-	add_int(obj, "deadline_misses", p->deadline_misses);
-	add_int(obj, "throttled_misses", p->throttled_misses);
-	add_int(obj, "overrun_misses", p->overrun_misses);
-	add_int(obj, "inherited_misses", p->inherited_misses);
-	add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
-	add_int(obj, "preempted_jobs", p->preempted_jobs);
-	add_int(obj, "preemptions", p->preemptions);
-	add_double(obj, "max_response_us", p->max_response_ns / 1e3);
-	add_int(obj, "work_loops", rec->config.work_loops);
-	add_double(obj, "job_cpu_requested_us", rec->config.work_cpu_ns / 1e3);
+	json_add_int64(obj, "jobs", p->jobs);
+	json_add_int64(obj, "deadline_misses", p->deadline_misses);
+	json_add_int64(obj, "throttled_misses", p->throttled_misses);
+	json_add_int64(obj, "overrun_misses", p->overrun_misses);
+	json_add_int64(obj, "inherited_misses", p->inherited_misses);
+	json_add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
+	json_add_int64(obj, "preempted_jobs", p->preempted_jobs);
+	json_add_int64(obj, "preemptions", p->preemptions);
+	json_add_double(obj, "max_response_us", p->max_response_ns / 1e3);
+	json_add_int64(obj, "work_loops", rec->config.work_loops);
+	json_add_double(obj, "job_cpu_requested_us", rec->config.work_cpu_ns / 1e3);
 	if (p->jobs)
-		add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
+		json_add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
 	/* The loop's speed in this window, beside the calibration's: the machine's drift. */
 	if (p->work_cpu_ns)
-		add_double(obj, "loops_per_cpu_us", (double)rec->iterations / (p->work_cpu_ns / 1e3));
+		json_add_double(obj, "loops_per_cpu_us", (double)rec->iterations / (p->work_cpu_ns / 1e3));
 	json_object_object_add(obj, "response_us", latency_to_json(&p->response));
 	for (int c = 0; c < 32; c++)
 		if (p->cpus_seen & 1u << c)
@@ -273,11 +264,11 @@ static void admin_json(json_object *obj, const struct task_record *rec)
 {
 	const struct admin_stats *a = &rec->u.admin;
 
-	add_double(obj, "decided_ms", a->decided_ns / 1e6);
-	add_int(obj, "recovered", a->gone_ns > 0);
+	json_add_double(obj, "decided_ms", a->decided_ns / 1e6);
+	json_add_int64(obj, "recovered", a->gone_ns > 0);
 	if (a->gone_ns > 0)
-		add_double(obj, "recovery_ms", (a->gone_ns - a->decided_ns) / 1e6);
-	add_int(obj, "kill_exit_status", WIFEXITED(a->kill_status) ? (uint64_t)WEXITSTATUS(a->kill_status) : 255);
+		json_add_double(obj, "recovery_ms", (a->gone_ns - a->decided_ns) / 1e6);
+	json_add_int64(obj, "kill_exit_status", WIFEXITED(a->kill_status) ? (uint64_t)WEXITSTATUS(a->kill_status) : 255);
 }
 
 /* Each invalid write with what the kernel did; refused = EINVAL with the value unchanged. */
@@ -296,20 +287,20 @@ static void invalid_writes_json(json_object *obj, const struct task_record *rec)
 		accepted += taken;
 		refused += !taken && w->error == EINVAL;
 		other += !taken && w->error != EINVAL;
-		json_object_object_add(o, "file", json_object_new_string(w->file));
-		json_object_object_add(o, "value", json_object_new_int64(w->value));
-		json_object_object_add(o, "invalid_because", json_object_new_string(w->why));
-		json_object_object_add(o, "before", json_object_new_int64(w->before));
-		json_object_object_add(o, "after", json_object_new_int64(w->after));
-		json_object_object_add(o, "result", json_object_new_string(!w->error ? "accepted" : name ? name : "error"));
+		json_add_str(o, "file", w->file);
+		json_add_int64(o, "value", w->value);
+		json_add_str(o, "invalid_because", w->why);
+		json_add_int64(o, "before", w->before);
+		json_add_int64(o, "after", w->after);
+		json_add_str(o, "result", !w->error ? "accepted" : name ? name : "error");
 		if (w->undone)
-			json_object_object_add(o, "put_back", json_object_new_boolean(w->undone > 0));
+			json_add_bool(o, "put_back", w->undone > 0);
 		json_object_array_add(writes, o);
 	}
-	add_int(obj, "tried", (uint64_t)st->tried);
-	add_int(obj, "refused", refused);
-	add_int(obj, "accepted", accepted);
-	add_int(obj, "other_errors", other);
+	json_add_int64(obj, "tried", (uint64_t)st->tried);
+	json_add_int64(obj, "refused", refused);
+	json_add_int64(obj, "accepted", accepted);
+	json_add_int64(obj, "other_errors", other);
 	json_object_object_add(obj, "writes", writes);
 }
 
@@ -318,17 +309,17 @@ static void exit_json(json_object *obj, const struct task_record *rec)
 {
 	/* The kernel never let this RT task run again after the window: the harness moved it to CFS. */
 	if (rec->demoted_ns)
-		add_double(obj, "demoted_after_end_ms", rec->demoted_ns / 1e6);
+		json_add_double(obj, "demoted_after_end_ms", rec->demoted_ns / 1e6);
 	if (WIFSIGNALED(rec->exit_status)) {
-		json_object_object_add(obj, "killed_by", json_object_new_string(strsignal(WTERMSIG(rec->exit_status))));
-		add_int(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
-		add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
+		json_add_str(obj, "killed_by", strsignal(WTERMSIG(rec->exit_status)));
+		json_add_int64(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
+		json_add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
 	}
 	if (rec->config.rttime_soft_us) {
-		add_double(obj, "rttime_soft_ms", rec->config.rttime_soft_us / 1e3);
-		add_double(obj, "rttime_hard_ms", rec->config.rttime_hard_us / 1e3);
+		json_add_double(obj, "rttime_soft_ms", rec->config.rttime_soft_us / 1e3);
+		json_add_double(obj, "rttime_hard_ms", rec->config.rttime_hard_us / 1e3);
 		if (rec->u.rlimit.sigxcpu_cpu_ns)
-			add_double(obj, "sigxcpu_cpu_ms", rec->u.rlimit.sigxcpu_cpu_ns / 1e6);
+			json_add_double(obj, "sigxcpu_cpu_ms", rec->u.rlimit.sigxcpu_cpu_ns / 1e6);
 	}
 }
 
@@ -346,17 +337,17 @@ static void builtin_role_json(json_object *obj, const struct task_record *rec, c
 {
 	switch (rec->config.role) {
 	case ROLE_PROBE:
-		add_double(obj, "cpu_share", m->cpu_share);
-		add_int(obj, "wakeups", rec->iterations);
+		json_add_double(obj, "cpu_share", m->cpu_share);
+		json_add_int64(obj, "wakeups", rec->iterations);
 		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
 		break;
 	case ROLE_KERNEL_WORK:
-		add_int(obj, "completions", rec->iterations);
+		json_add_int64(obj, "completions", rec->iterations);
 		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
 		break;
 	case ROLE_PERIODIC:
 		/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
-		add_double(obj, "cpu_share", m->cpu_share);
+		json_add_double(obj, "cpu_share", m->cpu_share);
 		periodic_json(obj, rec);
 		break;
 	case ROLE_ADMIN:
@@ -377,7 +368,7 @@ json_object *metrics_to_json(const struct task_record *rec, const struct task_me
 	json_object *obj = json_object_new_object();
 	role_metrics_writer *write = writer_for(rec->config.role, roles);
 
-	add_double(obj, "window_s", m->window_s);
+	json_add_double(obj, "window_s", m->window_s);
 	if (write)
 		write(obj, rec);
 	else

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A scenario's tasks looked up: by name, and their numeric params. Below the loader
- * (judge/scenario.c) because the role files (cyclictest.c), the judge and the run all read them.
+ * A scenario's tasks looked up: by name, and their numeric params. Below the parser
+ * (judge/scenario_parse.c) because the role files (cyclictest.c), the judge and the run all read them.
  */
 #ifndef RTT_SCENARIO_TASK_H
 #define RTT_SCENARIO_TASK_H

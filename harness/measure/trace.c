@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Tracing per run: tracefs found or mounted (a marker names the run), armed per hog window; stale ones go. */
 #include "trace.h"
+#include "json_util.h"
 #include "sysinfo.h"
 #include "trace_backend.h"
 #include "util.h"
@@ -82,8 +83,7 @@ static void unmount_ours(struct trace_session *t)
 	if (!t->mounted)
 		return;
 	if (umount(t->dir))
-		fprintf(stderr, "rtthrottle: warning: cannot unmount tracefs at %s (mounted by this run): %s\n", t->dir,
-			strerror(errno));
+		rtt_warn("cannot unmount tracefs at %s (mounted by this run): %s", t->dir, strerror(errno));
 	else
 		unlink(marker_path(marker, sizeof(marker)));
 	t->mounted = false;
@@ -231,8 +231,8 @@ static json_object *skipped(const char *reason)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "status", json_object_new_string("skipped"));
-	json_object_object_add(obj, "reason", json_object_new_string(reason));
+	json_add_str(obj, "status", "skipped");
+	json_add_str(obj, "reason", reason);
 	return obj;
 }
 
@@ -274,14 +274,14 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	cpus = json_object_new_array();
 	for (int i = 0; i < t->ncpus; i++)
 		json_object_array_add(cpus, json_object_new_int(t->cpus[i]));
-	json_object_object_add(obj, "status", json_object_new_string("recorded"));
-	json_object_object_add(obj, "tracing_dir", json_object_new_string(t->dir));
-	json_object_object_add(obj, "instance", json_object_new_string(t->name));
+	json_add_str(obj, "status", "recorded");
+	json_add_str(obj, "tracing_dir", t->dir);
+	json_add_str(obj, "instance", t->name);
 	json_object_object_add(obj, "cpus", cpus);
-	json_object_object_add(obj, "buffer_kb", json_object_new_int64((int64_t)t->buffer_kb));
-	json_object_object_add(obj, "task", json_object_new_string(shm->task[hog].config.name));
-	json_object_object_add(obj, "pid", json_object_new_int(in.hog_pid));
-	json_object_object_add(obj, "events_lost", json_object_new_int64((int64_t)lost));
+	json_add_int64(obj, "buffer_kb", (int64_t)t->buffer_kb);
+	json_add_str(obj, "task", shm->task[hog].config.name);
+	json_add_int(obj, "pid", in.hog_pid);
+	json_add_int64(obj, "events_lost", (int64_t)lost);
 	trace_gaps_to_json(obj, &in, gaps, n, &sum);
 	free(gaps);
 	return obj;
@@ -310,7 +310,7 @@ static void remove_stale_instances(const char *dir, pid_t dead)
 		if (sscanf(e->d_name, "rtthrottle-%d%c", &pid, &rest) != 1 || !owner_gone(pid, dead))
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
-			fprintf(stderr, "rtthrottle: removed tracefs instance %s/%s, left by a run that died\n", path, e->d_name);
+			rtt_err("removed tracefs instance %s/%s, left by a run that died", path, e->d_name);
 	}
 	closedir(d);
 }
@@ -326,10 +326,9 @@ void trace_remove_stale(pid_t dead)
 	    sscanf(text, "%d %4095s", &pid, dir) != 2 || !owner_gone(pid, dead))
 		return;
 	if (sysinfo_mounted_at(dir, "tracefs") && umount(dir)) {
-		fprintf(stderr, "rtthrottle: warning: cannot unmount tracefs at %s, mounted by run %d that died: %s\n", dir,
-			pid, strerror(errno));
+		rtt_warn("cannot unmount tracefs at %s, mounted by run %d that died: %s", dir, pid, strerror(errno));
 		return;
 	}
 	unlink(marker);
-	fprintf(stderr, "rtthrottle: unmounted tracefs at %s, mounted by run %d that died\n", dir, pid);
+	rtt_err("unmounted tracefs at %s, mounted by run %d that died", dir, pid);
 }

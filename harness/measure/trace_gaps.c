@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The hog's gaps followed switch by switch: who ran in each, by kind and by task, and the JSON block. */
 #include "trace_gaps.h"
+#include "json_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,12 +210,12 @@ static json_object *ran_json(const struct trace_ran *r)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "comm", json_object_new_string(r->comm));
-	json_object_object_add(obj, "pid", json_object_new_int(r->pid));
-	json_object_object_add(obj, "kind", json_object_new_string(trace_kind_name(r->kind)));
+	json_add_str(obj, "comm", r->comm);
+	json_add_int(obj, "pid", r->pid);
+	json_add_str(obj, "kind", trace_kind_name(r->kind));
 	if (r->task[0])
-		json_object_object_add(obj, "task", json_object_new_string(r->task));
-	json_object_object_add(obj, "us", json_object_new_double(r->ns / 1e3));
+		json_add_str(obj, "task", r->task);
+	json_add_double(obj, "us", r->ns / 1e3);
 	return obj;
 }
 
@@ -222,24 +223,24 @@ static json_object *gap_json(const struct trace_input *in, const struct trace_ga
 {
 	json_object *obj = json_object_new_object(), *ran = json_object_new_array(), *kinds = json_object_new_object();
 
-	json_object_object_add(obj, "start_ms", json_object_new_double((double)(g->start_ns - in->start_ns) / 1e6));
-	json_object_object_add(obj, "end_ms", json_object_new_double((double)(g->end_ns - in->start_ns) / 1e6));
-	json_object_object_add(obj, "len_us", json_object_new_double((double)(g->end_ns - g->start_ns) / 1e3));
+	json_add_double(obj, "start_ms", (double)(g->start_ns - in->start_ns) / 1e6);
+	json_add_double(obj, "end_ms", (double)(g->end_ns - in->start_ns) / 1e6);
+	json_add_double(obj, "len_us", (double)(g->end_ns - g->start_ns) / 1e3);
 	if (g->cut_at_start)
-		json_object_object_add(obj, "cut_at_start", json_object_new_boolean(true));
+		json_add_bool(obj, "cut_at_start", true);
 	if (g->open_at_end)
-		json_object_object_add(obj, "open_at_end", json_object_new_boolean(true));
+		json_add_bool(obj, "open_at_end", true);
 	for (int k = 0; k < TRACE_KINDS; k++)
 		if (g->by_kind_ns[k])
-			json_object_object_add(kinds, trace_kind_name(k), json_object_new_double(g->by_kind_ns[k] / 1e3));
+			json_add_double(kinds, trace_kind_name(k), g->by_kind_ns[k] / 1e3);
 	json_object_object_add(obj, "by_kind_us", kinds);
 	for (int i = 0; i < g->ran_count; i++)
 		json_object_array_add(ran, ran_json(&g->ran[i]));
 	json_object_object_add(obj, "ran", ran);
 	if (g->other_ns)
-		json_object_object_add(obj, "other_us", json_object_new_double(g->other_ns / 1e3));
+		json_add_double(obj, "other_us", g->other_ns / 1e3);
 	if (g->unrecorded_ns)
-		json_object_object_add(obj, "unrecorded_us", json_object_new_double(g->unrecorded_ns / 1e3));
+		json_add_double(obj, "unrecorded_us", g->unrecorded_ns / 1e3);
 	return obj;
 }
 
@@ -283,23 +284,22 @@ void trace_gaps_to_json(json_object *obj, const struct trace_input *in, const st
 {
 	json_object *share = json_object_new_object(), *top = json_object_new_array();
 
-	json_object_object_add(obj, "events", json_object_new_int64((int64_t)sum->events));
-	json_object_object_add(obj, "hog_seen", json_object_new_boolean(sum->hog_seen));
-	json_object_object_add(obj, "throttle_threshold_us", json_object_new_double(in->throttle_threshold_us));
-	json_object_object_add(obj, "gap_count", json_object_new_int64((int64_t)sum->gap_count));
-	json_object_object_add(obj, "gap_total_us", json_object_new_double(sum->total_ns / 1e3));
-	json_object_object_add(obj, "gap_max_us", json_object_new_double(sum->max_ns / 1e3));
-	json_object_object_add(obj, "throttle_events", json_object_new_int64((int64_t)sum->throttle_events));
-	json_object_object_add(obj, "gaps_unresolved", json_object_new_int64((int64_t)sum->unresolved));
+	json_add_int64(obj, "events", (int64_t)sum->events);
+	json_add_bool(obj, "hog_seen", sum->hog_seen);
+	json_add_double(obj, "throttle_threshold_us", in->throttle_threshold_us);
+	json_add_int64(obj, "gap_count", (int64_t)sum->gap_count);
+	json_add_double(obj, "gap_total_us", sum->total_ns / 1e3);
+	json_add_double(obj, "gap_max_us", sum->max_ns / 1e3);
+	json_add_int64(obj, "throttle_events", (int64_t)sum->throttle_events);
+	json_add_int64(obj, "gaps_unresolved", (int64_t)sum->unresolved);
 	for (int k = 0; k < TRACE_KINDS; k++)
-		json_object_object_add(share, trace_kind_name(k),
-				       json_object_new_double(sum->total_ns ? (double)sum->by_kind_ns[k] / (double)sum->total_ns : 0));
-	json_object_object_add(share, "unrecorded",
-			       json_object_new_double(sum->total_ns ? (double)sum->unrecorded_ns / (double)sum->total_ns : 0));
+		json_add_double(share, trace_kind_name(k),
+				sum->total_ns ? (double)sum->by_kind_ns[k] / (double)sum->total_ns : 0);
+	json_add_double(share, "unrecorded", sum->total_ns ? (double)sum->unrecorded_ns / (double)sum->total_ns : 0);
 	json_object_object_add(obj, "gap_share", share);
 	for (int i = 0; i < sum->top_count; i++)
 		json_object_array_add(top, ran_json(&sum->top[i]));
 	json_object_object_add(obj, "ran", top);
-	json_object_object_add(obj, "gaps_listed", json_object_new_int64((int64_t)(count < TRACE_GAPS_LISTED ? count : TRACE_GAPS_LISTED)));
+	json_add_int64(obj, "gaps_listed", (int64_t)(count < TRACE_GAPS_LISTED ? count : TRACE_GAPS_LISTED));
 	json_object_object_add(obj, "gaps", gaps_json(in, gaps, count));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent (fields). */
 #include "trace_backend.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -199,8 +200,8 @@ void recorder_close(struct recorder *r)
 		tracefs_trace_off(r->inst);
 		tracefs_event_disable(r->inst, "sched", "sched_switch");
 		if (tracefs_instance_destroy(r->inst) < 0)
-			fprintf(stderr, "rtthrottle: warning: cannot remove tracefs instance %s: %s\n",
-				tracefs_instance_get_name(r->inst), strerror(errno));
+			rtt_warn("cannot remove tracefs instance %s: %s",
+				 tracefs_instance_get_name(r->inst), strerror(errno));
 		tracefs_instance_free(r->inst);
 	}
 	if (r->tep)

@@ -155,9 +155,9 @@ static bool write_text(const char *path, const char *what, const char *text)
 	int err = text ? write_file_atomic(path, text, len) : ENOMEM;
 
 	if (err)
-		fprintf(stderr, "rtthrottle: cannot write %s to %s: %s\n", what, path, strerror(err));
+		rtt_err("cannot write %s to %s: %s", what, path, strerror(err));
 	else
-		fprintf(stderr, "rtthrottle: %s in %s\n", what, path);
+		rtt_err("%s in %s", what, path);
 	return !err;
 }
 

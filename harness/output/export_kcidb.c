@@ -7,6 +7,7 @@
  * other numeric metric (DONE), with the value in `number`.
  */
 #include "export.h"
+#include "json_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,13 +26,13 @@ static json_object *new_test(struct kcidb_ctx *k, const char *path, const char *
 
 	/* Unique within the origin: the run id (UTC start and host) and the path. */
 	snprintf(id, sizeof(id), "%s:%s:%s", k->origin, k->run_id, path);
-	json_object_object_add(t, "id", json_object_new_string(id));
-	json_object_object_add(t, "build_id", json_object_new_string(k->build_id));
-	json_object_object_add(t, "origin", json_object_new_string(k->origin));
-	json_object_object_add(t, "path", json_object_new_string(path));
-	json_object_object_add(t, "status", json_object_new_string(status));
+	json_add_str(t, "id", id);
+	json_add_str(t, "build_id", k->build_id);
+	json_add_str(t, "origin", k->origin);
+	json_add_str(t, "path", path);
+	json_add_str(t, "status", status);
 	if (k->start[0])
-		json_object_object_add(t, "start_time", json_object_new_string(k->start));
+		json_add_str(t, "start_time", k->start);
 	json_object_object_add(t, "environment", json_object_get(k->environment));
 	json_object_array_add(k->tests, t);
 	return t;
@@ -41,10 +42,10 @@ static void add_number(json_object *t, double value, const char *unit)
 {
 	json_object *number = json_object_new_object();
 
-	json_object_object_add(number, "value", json_object_new_double(value));
+	json_add_double(number, "value", value);
 	/* KCIDB: no unit means dimensionless (ratios, counts). */
 	if (strcmp(unit, "ratio") && strcmp(unit, "count"))
-		json_object_object_add(number, "unit", json_object_new_string(unit));
+		json_add_str(number, "unit", unit);
 	json_object_object_add(t, "number", number);
 }
 
@@ -95,7 +96,7 @@ static void metric_path(char *path, size_t len, const char *base, const char *ta
 static void add_finite(json_object *obj, const char *key, double value)
 {
 	if (isfinite(value))
-		json_object_object_add(obj, key, json_object_new_double(value));
+		json_add_double(obj, key, value);
 }
 
 static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks, size_t i)
@@ -116,10 +117,10 @@ static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks
 		add_number(t, measured, export_string(c, "unit", "count"));
 	add_finite(misc, "expected", export_number(c, "expected"));
 	add_finite(misc, "tolerance", export_number(c, "tolerance"));
-	json_object_object_add(misc, "kind", json_object_new_string(export_string(c, "kind", "")));
-	json_object_object_add(misc, "unit", json_object_new_string(export_string(c, "unit", "")));
+	json_add_str(misc, "kind", export_string(c, "kind", ""));
+	json_add_str(misc, "unit", export_string(c, "unit", ""));
 	json_object_object_add(t, "misc", misc);
-	json_object_object_add(t, "comment", json_object_new_string(export_string(c, "rule", "")));
+	json_add_str(t, "comment", export_string(c, "rule", ""));
 }
 
 /* A measured metric no check judged: DONE, with its value. */
@@ -173,9 +174,9 @@ static const char *add_result(struct kcidb_ctx *k, json_object *result, int max_
 	export_result_path(result, max_rep, base, sizeof(base));
 	t = new_test(k, base, status);
 	export_case_name(result, max_rep, case_name, sizeof(case_name));
-	json_object_object_add(t, "comment", json_object_new_string(reason ? reason : case_name));
+	json_add_str(t, "comment", reason ? reason : case_name);
 	if (isfinite(window))
-		json_object_object_add(t, "duration", json_object_new_double(window));
+		json_add_double(t, "duration", window);
 	for (size_t i = 0; json_object_is_type(checks, json_type_array) && i < json_object_array_length(checks); i++)
 		add_check(k, base, checks, i);
 	for (size_t i = 0; json_object_is_type(tasks, json_type_array) && i < json_object_array_length(tasks); i++)
@@ -193,11 +194,11 @@ static json_object *environment_of(json_object *root)
 	char comment[256];
 
 	snprintf(comment, sizeof(comment), "host %s, kernel %s", host, release);
-	json_object_object_add(env, "comment", json_object_new_string(comment));
-	json_object_object_add(misc, "host", json_object_new_string(host));
-	json_object_object_add(misc, "kernel_release", json_object_new_string(release));
+	json_add_str(env, "comment", comment);
+	json_add_str(misc, "host", host);
+	json_add_str(misc, "kernel_release", release);
 	if (isfinite(export_number(noise, "cpu")))
-		json_object_object_add(misc, "measured_cpu", json_object_new_int((int)export_number(noise, "cpu")));
+		json_add_int(misc, "measured_cpu", (int)export_number(noise, "cpu"));
 	json_object_object_add(env, "misc", misc);
 	return env;
 }
@@ -223,8 +224,8 @@ json_object *export_kcidb(json_object *root, const char *origin, const char *bui
 	else
 		snprintf(k.build_id, sizeof(k.build_id), "%s:%s", origin,
 			 export_string(export_get(export_get(root, "system"), "kernel"), "release", "unknown"));
-	json_object_object_add(version, "major", json_object_new_int(5));
-	json_object_object_add(version, "minor", json_object_new_int(0));
+	json_add_int(version, "major", 5);
+	json_add_int(version, "minor", 0);
 	json_object_object_add(doc, "version", version);
 	top = new_test(&k, "rtthrottle", "SKIP");
 	for (size_t i = 0; i < n; i++) {
@@ -237,9 +238,8 @@ json_object *export_kcidb(json_object *root, const char *origin, const char *bui
 	if ((!json_object_get_boolean(export_get(run, "complete")) || (restored && !json_object_get_boolean(restored))) &&
 	    status_rank(status) > status_rank("ERROR"))
 		status = "ERROR";
-	json_object_object_add(top, "status", json_object_new_string(status));
-	json_object_object_add(top, "comment",
-			       json_object_new_string(export_string(run, "stop_reason", export_string(run, "cmdline", ""))));
+	json_add_str(top, "status", status);
+	json_add_str(top, "comment", export_string(run, "stop_reason", export_string(run, "cmdline", "")));
 	json_object_object_add(top, "misc", json_object_new_object());
 	if (export_get(root, "schema_version"))
 		json_object_object_add(export_get(top, "misc"), "results_schema_version",

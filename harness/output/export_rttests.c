@@ -8,6 +8,7 @@
  * what each thread was are under the extra top-level key "rtthrottle".
  */
 #include "export.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <math.h>
@@ -54,14 +55,13 @@ static json_object *sysinfo_of(json_object *root)
 	json_object *system = export_get(root, "system"), *kernel = export_get(system, "kernel"),
 		    *obj = json_object_new_object();
 
-	json_object_object_add(obj, "sysname", json_object_new_string("Linux"));
-	json_object_object_add(obj, "nodename", json_object_new_string(export_string(system, "host", "unknown")));
-	json_object_object_add(obj, "release", json_object_new_string(export_string(kernel, "release", "unknown")));
-	json_object_object_add(obj, "version", json_object_new_string(export_string(kernel, "version", "unknown")));
-	json_object_object_add(obj, "machine", json_object_new_string(export_string(kernel, "machine", "unknown")));
+	json_add_str(obj, "sysname", "Linux");
+	json_add_str(obj, "nodename", export_string(system, "host", "unknown"));
+	json_add_str(obj, "release", export_string(kernel, "release", "unknown"));
+	json_add_str(obj, "version", export_string(kernel, "version", "unknown"));
+	json_add_str(obj, "machine", export_string(kernel, "machine", "unknown"));
 	/* cyclictest: 1 on a PREEMPT_RT kernel (/sys/kernel/realtime). */
-	json_object_object_add(obj, "realtime",
-			       json_object_new_int(!strcmp(export_string(kernel, "preempt_model", ""), "rt")));
+	json_add_int(obj, "realtime", !strcmp(export_string(kernel, "preempt_model", ""), "rt"));
 	return obj;
 }
 
@@ -76,8 +76,7 @@ static void split_histogram(json_object *hist, json_object *histogram, json_obje
 
 		if (*end || us < 0 || !json_object_is_type(count, json_type_int))
 			continue;
-		json_object_object_add(us < HISTOGRAM_LIMIT_US ? histogram : over, key,
-				       json_object_new_int64(json_object_get_int64(count)));
+		json_add_int64(us < HISTOGRAM_LIMIT_US ? histogram : over, key, json_object_get_int64(count));
 	}
 }
 
@@ -104,13 +103,13 @@ static json_object *thread_of(json_object *root, json_object *task, json_object 
 	histogram = json_object_new_object();
 	split_histogram(export_get(lat, "hist"), histogram, over);
 	json_object_object_add(thread, "histogram", histogram);
-	json_object_object_add(thread, "cycles", json_object_new_int64((int64_t)samples));
+	json_add_int64(thread, "cycles", (int64_t)samples);
 	/* cyclictest reports whole microseconds, truncated, and the mean to two decimals. */
-	json_object_object_add(thread, "min", json_object_new_int64((int64_t)floor(export_number(lat, "min"))));
-	json_object_object_add(thread, "max", json_object_new_int64((int64_t)floor(export_number(lat, "max"))));
+	json_add_int64(thread, "min", (int64_t)floor(export_number(lat, "min")));
+	json_add_int64(thread, "max", (int64_t)floor(export_number(lat, "max")));
 	json_object_object_add(thread, "avg", avg_two_decimals(export_number(lat, "avg")));
-	json_object_object_add(thread, "cpu", json_object_new_int(isfinite(cpu) ? (int)cpu : -1));
-	json_object_object_add(thread, "node", json_object_new_int(isfinite(cpu) && cpu >= 0 ? node_of(root, (int)cpu) : -1));
+	json_add_int(thread, "cpu", isfinite(cpu) ? (int)cpu : -1);
+	json_add_int(thread, "node", isfinite(cpu) && cpu >= 0 ? node_of(root, (int)cpu) : -1);
 	return thread;
 }
 
@@ -120,12 +119,12 @@ static json_object *label_of(json_object *result, json_object *task, int max_rep
 	char name[256];
 
 	export_case_name(result, max_rep, name, sizeof(name));
-	json_object_object_add(label, "case", json_object_new_string(name));
-	json_object_object_add(label, "task", json_object_new_string(export_string(task, "name", "probe")));
-	json_object_object_add(label, "sched_policy", json_object_new_string(export_string(task, "sched_policy", "")));
+	json_add_str(label, "case", name);
+	json_add_str(label, "task", export_string(task, "name", "probe"));
+	json_add_str(label, "sched_policy", export_string(task, "sched_policy", ""));
 	if (isfinite(export_number(task, "priority")))
-		json_object_object_add(label, "priority", json_object_new_int((int)export_number(task, "priority")));
-	json_object_object_add(label, "verdict", json_object_new_string(export_string(result, "verdict", "")));
+		json_add_int(label, "priority", (int)export_number(task, "priority"));
+	json_add_str(label, "verdict", export_string(result, "verdict", ""));
 	json_object_object_add(label, "overflow_hist_us", over);
 	return label;
 }
@@ -158,19 +157,19 @@ json_object *export_rttests(json_object *root)
 		}
 	}
 	snprintf(version, sizeof(version), "rtthrottle %s", RTT_VERSION);
-	json_object_object_add(doc, "file_version", json_object_new_int(1));
+	json_add_int(doc, "file_version", 1);
 	/* Spelt with the colon, as cyclictest writes these two keys. */
-	json_object_object_add(doc, "cmdline:", json_object_new_string(export_string(run, "cmdline", "")));
-	json_object_object_add(doc, "rt_test_version:", json_object_new_string(version));
+	json_add_str(doc, "cmdline:", export_string(run, "cmdline", ""));
+	json_add_str(doc, "rt_test_version:", version);
 	json_object_object_add(doc, "start_time", rfc2822(export_string(run, "start", NULL)));
 	json_object_object_add(doc, "end_time", rfc2822(export_string(run, "end", export_string(run, "start", NULL))));
-	json_object_object_add(doc, "return_code", json_object_new_int(return_code));
+	json_add_int(doc, "return_code", return_code);
 	json_object_object_add(doc, "sysinfo", sysinfo_of(root));
-	json_object_object_add(doc, "num_threads", json_object_new_int(count));
-	json_object_object_add(doc, "resolution_in_ns", json_object_new_int(0));
+	json_add_int(doc, "num_threads", count);
+	json_add_int(doc, "resolution_in_ns", 0);
 	json_object_object_add(doc, "thread", threads);
-	json_object_object_add(extra, "run_id", json_object_new_string(export_string(run, "id", "unknown")));
-	json_object_object_add(extra, "histogram_limit_us", json_object_new_int(HISTOGRAM_LIMIT_US));
+	json_add_str(extra, "run_id", export_string(run, "id", "unknown"));
+	json_add_int(extra, "histogram_limit_us", HISTOGRAM_LIMIT_US);
 	json_object_object_add(extra, "threads", labels);
 	json_object_object_add(doc, "rtthrottle", extra);
 	return doc;

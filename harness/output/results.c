@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The document's skeleton and ending, its atomic write, and a check beforehand that the folder has room. */
 #include "results.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <errno.h>
@@ -33,15 +34,15 @@ json_object *results_new(const char *run_id, const char *cmdline)
 	json_object *root = json_object_new_object(), *tool = json_object_new_object(),
 		    *run = json_object_new_object();
 
-	json_object_object_add(root, "schema_version", json_object_new_int(RESULTS_SCHEMA_VERSION));
-	json_object_object_add(tool, "name", json_object_new_string("rtthrottle"));
-	json_object_object_add(tool, "version", json_object_new_string(RTT_VERSION));
-	json_object_object_add(tool, "git_commit", json_object_new_string(RTT_GIT_COMMIT));
+	json_add_int(root, "schema_version", RESULTS_SCHEMA_VERSION);
+	json_add_str(tool, "name", "rtthrottle");
+	json_add_str(tool, "version", RTT_VERSION);
+	json_add_str(tool, "git_commit", RTT_GIT_COMMIT);
 	json_object_object_add(root, "tool", tool);
-	json_object_object_add(run, "id", json_object_new_string(run_id));
+	json_add_str(run, "id", run_id);
 	json_object_object_add(run, "start", utc_now());
-	json_object_object_add(run, "cmdline", json_object_new_string(cmdline));
-	json_object_object_add(run, "complete", json_object_new_boolean(false));
+	json_add_str(run, "cmdline", cmdline);
+	json_add_bool(run, "complete", false);
 	json_object_object_add(root, "run", run);
 	json_object_object_add(root, "results", json_object_new_array());
 	return root;
@@ -54,9 +55,9 @@ void results_finish(json_object *root, bool complete, const char *stop_reason)
 	if (!json_object_object_get_ex(root, "run", &run))
 		return;
 	json_object_object_add(run, "end", utc_now());
-	json_object_object_add(run, "complete", json_object_new_boolean(complete));
+	json_add_bool(run, "complete", complete);
 	if (stop_reason)
-		json_object_object_add(run, "stop_reason", json_object_new_string(stop_reason));
+		json_add_str(run, "stop_reason", stop_reason);
 }
 
 bool results_write(json_object *root, const char *path)
@@ -67,7 +68,7 @@ bool results_write(json_object *root, const char *path)
 	int err;
 
 	if (!with_newline) {
-		fprintf(stderr, "rtthrottle: cannot write results to %s: out of memory\n", path);
+		rtt_err("cannot write results to %s: out of memory", path);
 		return false;
 	}
 	memcpy(with_newline, text, len);
@@ -75,7 +76,7 @@ bool results_write(json_object *root, const char *path)
 	err = write_file_atomic(path, with_newline, len + 1);
 	free(with_newline);
 	if (err)
-		fprintf(stderr, "rtthrottle: cannot write results to %s: %s\n", path, strerror(err));
+		rtt_err("cannot write results to %s: %s", path, strerror(err));
 	return !err;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Built from the results alone: sweep edges against the model's, and each policy's worst debate figures. */
 #include "tables.h"
+#include "json_util.h"
 #include "expect.h"
 #include "policy.h"
 #include "report.h"
@@ -8,20 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *str(json_object *obj, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) ? json_object_get_string(v) : "";
-}
-
-static double num(json_object *obj, const char *key, double fallback)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) ? json_object_get_double(v) : fallback;
-}
 
 bool result_task_metric(json_object *result, const char *task, const char *path, double *value)
 {
@@ -34,7 +21,7 @@ bool result_task_metric(json_object *result, const char *task, const char *path,
 		char key[64];
 		const char *p = path, *dot;
 
-		if (strcmp(str(t, "name"), task) || !json_object_object_get_ex(t, "metrics", &m))
+		if (strcmp(json_get_str(t, "name", ""), task) || !json_object_object_get_ex(t, "metrics", &m))
 			continue;
 		while ((dot = strchr(p, '.'))) {
 			snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
@@ -57,9 +44,9 @@ static struct policy policy_of(json_object *result)
 	json_object *pol;
 
 	json_object_object_get_ex(result, "policy", &pol);
-	snprintf(p.name, sizeof(p.name), "%s", str(pol, "name"));
-	p.runtime_us = (int64_t)num(pol, "runtime_us", 0);
-	p.period_us = (int64_t)num(pol, "period_us", 1);
+	snprintf(p.name, sizeof(p.name), "%s", json_get_str(pol, "name", ""));
+	p.runtime_us = (int64_t)json_get_number(pol, "runtime_us", 0);
+	p.period_us = (int64_t)json_get_number(pol, "period_us", 1);
 	return p;
 }
 
@@ -76,14 +63,14 @@ static json_object *edges(json_object *results, const struct kernel_model *model
 		struct limiter l;
 		bool seen = false;
 
-		if (!json_object_object_get_ex(r, "sweep", &sw) || strcmp(str(sw, "param"), "utilisation"))
+		if (!json_object_object_get_ex(r, "sweep", &sw) || strcmp(json_get_str(sw, "param", ""), "utilisation"))
 			continue;
 		/* One row per scenario x policy: skip if an earlier result already made it. */
 		for (size_t k = 0; k < i && !seen; k++) {
 			json_object *e = json_object_array_get_idx(results, k);
 
-			seen = !strcmp(str(e, "scenario"), str(r, "scenario")) && !strcmp(policy_of(e).name, p.name) &&
-			       json_object_object_get_ex(e, "sweep", NULL);
+			seen = !strcmp(json_get_str(e, "scenario", ""), json_get_str(r, "scenario", "")) &&
+			       !strcmp(policy_of(e).name, p.name) && json_object_object_get_ex(e, "sweep", NULL);
 		}
 		if (seen)
 			continue;
@@ -91,11 +78,12 @@ static json_object *edges(json_object *results, const struct kernel_model *model
 			json_object *e = json_object_array_get_idx(results, k), *esw;
 			double misses, u;
 
-			if (strcmp(str(e, "scenario"), str(r, "scenario")) || strcmp(policy_of(e).name, p.name) ||
+			if (strcmp(json_get_str(e, "scenario", ""), json_get_str(r, "scenario", "")) ||
+			    strcmp(policy_of(e).name, p.name) ||
 			    !json_object_object_get_ex(e, "sweep", &esw) ||
-			    !result_task_metric(e, str(esw, "task"), "throttled_misses", &misses))
+			    !result_task_metric(e, json_get_str(esw, "task", ""), "throttled_misses", &misses))
 				continue;
-			u = num(esw, "value", 0);
+			u = json_get_number(esw, "value", 0);
 			if (misses == 0)
 				clean = fmax(clean, u);
 			else
@@ -103,11 +91,11 @@ static json_object *edges(json_object *results, const struct kernel_model *model
 		}
 		limiter_for(model, &p, &l);
 		row = json_object_new_object();
-		json_object_object_add(row, "scenario", json_object_new_string(str(r, "scenario")));
-		json_object_object_add(row, "policy", json_object_new_string(p.name));
+		json_add_str(row, "scenario", json_get_str(r, "scenario", ""));
+		json_add_str(row, "policy", p.name);
 		json_object_object_add(row, "last_clean_utilisation", clean >= 0 ? json_object_new_double(clean) : NULL);
 		json_object_object_add(row, "first_missing_utilisation", missing <= 1.5 ? json_object_new_double(missing) : NULL);
-		json_object_object_add(row, "expected_edge", json_object_new_double(l.hog_share));
+		json_add_double(row, "expected_edge", l.hog_share);
 		json_object_array_add(out, row);
 	}
 	return out;
@@ -123,7 +111,7 @@ static bool worst(json_object *results, const char *scenario, const char *policy
 		json_object *r = json_object_array_get_idx(results, i);
 		double v;
 
-		if (strcmp(str(r, "scenario"), scenario) || strcmp(policy_of(r).name, policy) ||
+		if (strcmp(json_get_str(r, "scenario", ""), scenario) || strcmp(policy_of(r).name, policy) ||
 		    !result_task_metric(r, task, path, &v))
 			continue;
 		*value = found ? fmax(*value, v) : v;
@@ -140,7 +128,7 @@ static double least(json_object *results, const char *policy)
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i);
 
-		if (!strcmp(str(r, "scenario"), "admin-recovery") && !strcmp(policy_of(r).name, policy) &&
+		if (!strcmp(json_get_str(r, "scenario", ""), "admin-recovery") && !strcmp(policy_of(r).name, policy) &&
 		    result_task_metric(r, "admin", "recovered", &v))
 			lowest = fmin(lowest, v);
 	}
@@ -160,7 +148,7 @@ static const char *const debate_scenarios[] = { "fifo-hog-share", "admin-recover
 static bool answers_debate(json_object *result)
 {
 	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
-		if (!strcmp(str(result, "scenario"), debate_scenarios[s]))
+		if (!strcmp(json_get_str(result, "scenario", ""), debate_scenarios[s]))
 			return true;
 	return false;
 }
@@ -173,7 +161,7 @@ static json_object *debate(json_object *results)
 
 	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
 		for (size_t i = 0; i < json_object_array_length(results); i++)
-			if (!strcmp(str(json_object_array_get_idx(results, i), "scenario"), debate_scenarios[s])) {
+			if (!strcmp(json_get_str(json_object_array_get_idx(results, i), "scenario", ""), debate_scenarios[s])) {
 				answering++;
 				break;
 			}
@@ -186,13 +174,13 @@ static json_object *debate(json_object *results)
 		double v = 0;
 
 		for (size_t k = 0; k < json_object_array_length(rows) && !seen; k++)
-			seen = !strcmp(str(json_object_array_get_idx(rows, k), "policy"), p.name);
+			seen = !strcmp(json_get_str(json_object_array_get_idx(rows, k), "policy", ""), p.name);
 		if (seen || !answers_debate(r))
 			continue;
 		row = json_object_new_object();
-		json_object_object_add(row, "policy", json_object_new_string(p.name));
-		json_object_object_add(row, "runtime_us", json_object_new_int64(p.runtime_us));
-		json_object_object_add(row, "period_us", json_object_new_int64(p.period_us));
+		json_add_str(row, "policy", p.name);
+		json_add_int64(row, "runtime_us", p.runtime_us);
+		json_add_int64(row, "period_us", p.period_us);
 		found = worst(results, "fifo-hog-share", p.name, "hog", "cpu_share_periods", &v) ||
 			worst(results, "fifo-hog-share", p.name, "hog", "cpu_share", &v);
 		add_figure(row, "rt_share", found, v);
@@ -230,16 +218,17 @@ static void headline(json_object *r, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (!json_object_object_get_ex(r, "checks", &checks) || !json_object_array_length(checks)) {
-		snprintf(buf, len, "%s", str(r, json_object_object_get_ex(r, "error", NULL) ? "error" : "skip_reason"));
+		snprintf(buf, len, "%s", json_get_str(r, json_object_object_get_ex(r, "error", NULL) ? "error" : "skip_reason", ""));
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(checks) && !c; i++)
-		if (!strcmp(str(json_object_array_get_idx(checks, i), "verdict"), "fail"))
+		if (!strcmp(json_get_str(json_object_array_get_idx(checks, i), "verdict", ""), "fail"))
 			c = json_object_array_get_idx(checks, i);
 	if (!c)
 		c = json_object_array_get_idx(checks, 0);
-	snprintf(buf, len, "%s.%s%s%s %.4g (%s %.4g)", str(c, "task"), str(c, "metric"), str(c, "name")[0] ? "." : "",
-		 str(c, "name"), num(c, "measured", 0), str(c, "kind"), num(c, "expected", 0));
+	snprintf(buf, len, "%s.%s%s%s %.4g (%s %.4g)", json_get_str(c, "task", ""), json_get_str(c, "metric", ""),
+		 json_get_str(c, "name", "")[0] ? "." : "", json_get_str(c, "name", ""), json_get_number(c, "measured", 0),
+		 json_get_str(c, "kind", ""), json_get_number(c, "expected", 0));
 }
 
 static void fmt(char *buf, size_t len, json_object *row, const char *key, const char *format, const char *none)
@@ -259,7 +248,7 @@ void tables_print(json_object *root)
 
 	json_object_object_get_ex(root, "results", &results);
 	for (size_t i = 0; i < json_object_array_length(results); i++)
-		repeated |= num(json_object_array_get_idx(results, i), "repetition", 1) > 1;
+		repeated |= json_get_number(json_object_array_get_idx(results, i), "repetition", 1) > 1;
 	ktap_diag("%-44s %-18s %7s  %s", "result", "regime", "verdict", "first failed (or first) check");
 	/* The results about the kernel itself first, as KTAP numbers them. */
 	if (json_object_object_get_ex(root, "kernel_results", &rows))
@@ -268,19 +257,20 @@ void tables_print(json_object *root)
 			char line[160];
 
 			headline(r, line, sizeof(line));
-			ktap_diag("%-44s %-18s %7s  %s", str(r, "name"), "-", str(r, "verdict"), line);
+			ktap_diag("%-44s %-18s %7s  %s", json_get_str(r, "name", ""), "-", json_get_str(r, "verdict", ""), line);
 		}
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *sw;
 		char name[96], line[160];
 
-		snprintf(name, sizeof(name), "%s.%s", str(r, "scenario"), policy_of(r).name);
+		snprintf(name, sizeof(name), "%s.%s", json_get_str(r, "scenario", ""), policy_of(r).name);
 		if (json_object_object_get_ex(r, "sweep", &sw))
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s=%g", str(sw, "param"), num(sw, "value", 0));
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s=%g", json_get_str(sw, "param", ""),
+				 json_get_number(sw, "value", 0));
 		if (repeated)
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".rep%.0f", num(r, "repetition", 1));
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), ".rep%.0f", json_get_number(r, "repetition", 1));
 		headline(r, line, sizeof(line));
-		ktap_diag("%-44s %-18s %7s  %s", name, str(r, "regime"), str(r, "verdict"), line);
+		ktap_diag("%-44s %-18s %7s  %s", name, json_get_str(r, "regime", ""), json_get_str(r, "verdict", ""), line);
 	}
 	if (json_object_object_get_ex(root, "edges", &rows)) {
 		ktap_diag("duty cycle edge: %-24s %-18s %10s %12s %9s", "scenario", "policy", "no misses", "misses from",
@@ -291,8 +281,8 @@ void tables_print(json_object *root)
 
 			fmt(clean, sizeof(clean), row, "last_clean_utilisation", "%.2f", "none");
 			fmt(missing, sizeof(missing), row, "first_missing_utilisation", "%.2f", "none");
-			ktap_diag("duty cycle edge: %-24s %-18s %10s %12s %9.3f", str(row, "scenario"), str(row, "policy"),
-				  clean, missing, num(row, "expected_edge", 0));
+			ktap_diag("duty cycle edge: %-24s %-18s %10s %12s %9.3f", json_get_str(row, "scenario", ""),
+				  json_get_str(row, "policy", ""), clean, missing, json_get_number(row, "expected_edge", 0));
 		}
 	}
 	if (json_object_object_get_ex(root, "debate", &rows)) {
@@ -310,9 +300,10 @@ void tables_print(json_object *root)
 			fmt(misses, sizeof(misses), row, "app90_deadline_misses", "%.0f", "-");
 			fmt(collateral, sizeof(collateral), row, "collateral_latency_max_us", "%.0f", "-");
 			if (strcmp(collateral, "-"))
-				snprintf(collateral, sizeof(collateral), "%.1f", num(row, "collateral_latency_max_us", 0) / 1000);
-			ktap_diag("debate: %-18s %8s %14s %14s %12s %14s", str(row, "policy"), share, starved, admin, misses,
-				  collateral);
+				snprintf(collateral, sizeof(collateral), "%.1f",
+					 json_get_number(row, "collateral_latency_max_us", 0) / 1000);
+			ktap_diag("debate: %-18s %8s %14s %14s %12s %14s", json_get_str(row, "policy", ""), share, starved, admin,
+				  misses, collateral);
 		}
 	}
 }

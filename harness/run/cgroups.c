@@ -76,7 +76,7 @@ void cgroups_remove_stale(void)
 		if (sscanf(e->d_name, "rtthrottle-%d-", &pid) != 1 || (kill(pid, 0) == 0 || errno != ESRCH))
 			continue;
 		if (unlinkat(dirfd(dir), e->d_name, AT_REMOVEDIR) == 0)
-			fprintf(stderr, "rtthrottle: removed %s/%s, left by a run that died\n", CPU_CGROUP, e->d_name);
+			rtt_err("removed %s/%s, left by a run that died", CPU_CGROUP, e->d_name);
 	}
 	closedir(dir);
 }
@@ -89,6 +89,6 @@ void cgroups_remove(const struct scenario *s)
 		cgroups_dir_name(s->cgroups[i].name, dir, sizeof(dir));
 		snprintf(path, sizeof(path), "%s/%s", CPU_CGROUP, dir);
 		if (rmdir(path) && errno != ENOENT)
-			fprintf(stderr, "rtthrottle: warning: cannot remove %s: %s\n", path, strerror(errno));
+			rtt_warn("cannot remove %s: %s", path, strerror(errno));
 	}
 }

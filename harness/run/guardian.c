@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A forked child reading a pipe: end of file before "done" means the harness died; its tasks die first. */
 #include "guardian.h"
+#include "util.h"
 #include "cgroups.h"
 #include "private_dir.h"
 #include "state.h"
@@ -70,13 +71,13 @@ bool guardian_start(bool realtime)
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC)) {
-		fprintf(stderr, "rtthrottle: pipe for the guardian: %s\n", strerror(errno));
+		rtt_err("pipe for the guardian: %s", strerror(errno));
 		return false;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "rtthrottle: fork of the guardian: %s\n", strerror(errno));
+		rtt_err("fork of the guardian: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return false;
@@ -101,7 +102,7 @@ static void send_message(char kind, pid_t pgid)
 	struct message msg = { kind, pgid };
 
 	if (pipe_fd >= 0 && write(pipe_fd, &msg, sizeof(msg)) != sizeof(msg))
-		fprintf(stderr, "rtthrottle: warning: guardian not reachable: %s\n", strerror(errno));
+		rtt_warn("guardian not reachable: %s", strerror(errno));
 }
 
 void guardian_watch_group(pid_t pgid)

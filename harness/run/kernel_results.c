@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The settings in force read (the knobs as found, every CPU's fair server); both results recorded. */
 #include "kernel_results.h"
+#include "json_util.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -20,14 +21,13 @@ static void record(struct run_ctx *ctx, const char *name, const struct check *ch
 	json_object *arr = json_object_new_array();
 	bool skipped = !strcmp(verdict, "skip") || !strcmp(verdict, "unjudged");
 
-	json_object_object_add(res, "name", json_object_new_string(name));
+	json_add_str(res, "name", name);
 	for (int i = 0; i < n; i++)
 		json_object_array_add(arr, check_to_json(&checks[i]));
 	json_object_object_add(res, "checks", arr);
-	json_object_object_add(res, "verdict", json_object_new_string(verdict));
+	json_add_str(res, "verdict", verdict);
 	if (reason)
-		json_object_object_add(res, !strcmp(verdict, "error") ? "error" : "skip_reason",
-				       json_object_new_string(reason));
+		json_add_str(res, !strcmp(verdict, "error") ? "error" : "skip_reason", reason);
 	json_object_array_add(ctx->kernel_results, res);
 	if (n)
 		ktap_checks(name, checks, n);
@@ -53,7 +53,7 @@ void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char
 	int n = 0;
 	const char *verdict;
 
-	json_object_object_add(res, "predicted", json_object_new_string(ctx->model.basis));
+	json_add_str(res, "predicted", ctx->model.basis);
 	if (error) {
 		verdict = "error";
 	} else if (skip_why || !ctx->observed.done) {
@@ -62,7 +62,7 @@ void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char
 			skip_why = "the regime probe did not run";
 	} else {
 		n = regime_probe_checks(&ctx->model, &ctx->observed, checks);
-		json_object_object_add(res, "evidence", json_object_new_string(ctx->observed.evidence));
+		json_add_str(res, "evidence", ctx->observed.evidence);
 		verdict = ctx->observed.agrees ? "pass" : "fail";
 		if (!ctx->observed.agrees)
 			ktap_diag("regime-probe: the kernel does not behave as predicted (%s): %s", ctx->model.basis,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The knobs read, kept as JSON, written only by a plan with a way back; a failed write names its cause. */
 #include "knobs.h"
+#include "json_util.h"
 #include "knob_explain.h"
 #include "knob_plan.h"
 #include "util.h"
@@ -52,8 +53,7 @@ bool knobs_read(struct knobs *out)
 	memset(out, 0, sizeof(*out));
 	for (int id = KNOB_SYSCTL_RUNTIME; id <= KNOB_SYSCTL_PERIOD; id++) {
 		if (!read_i64_file(knob_path(id), &out->value[id])) {
-			fprintf(stderr, "rtthrottle: cannot read %s: %s\n", knob_path(id),
-				strerror(errno ? errno : EINVAL));
+			rtt_err("cannot read %s: %s", knob_path(id), strerror(errno ? errno : EINVAL));
 			return false;
 		}
 	}
@@ -83,7 +83,7 @@ json_object *knobs_to_json(const struct knobs *k)
 	for (int id = 0; id < KNOB_COUNT; id++) {
 		if (id >= KNOB_CGROUP_RUNTIME && !k->has_cgroup)
 			continue;
-		json_object_object_add(obj, names[id], json_object_new_int64(k->value[id]));
+		json_add_int64(obj, names[id], k->value[id]);
 	}
 	return obj;
 }
@@ -164,14 +164,12 @@ static bool plan_both_ways(const struct knobs *now, const struct knobs *target, 
 	knobs_describe(target, to_text, sizeof(to_text));
 	if (!knob_plan_make(now, target, floor, plan)) {
 		knob_plan_refusal(now, target, floor, why, sizeof(why));
-		fprintf(stderr, "rtthrottle: no valid order of writes leads from %s to %s: %s; nothing written\n",
-			from_text, to_text, why);
+		rtt_err("no valid order of writes leads from %s to %s: %s; nothing written", from_text, to_text, why);
 		return false;
 	}
 	if (!knob_plan_make(target, now, floor, &back)) {
 		knob_plan_refusal(target, now, floor, why, sizeof(why));
-		fprintf(stderr, "rtthrottle: %s could not be put back to %s (%s); nothing written\n", to_text,
-			from_text, why);
+		rtt_err("%s could not be put back to %s (%s); nothing written", to_text, from_text, why);
 		return false;
 	}
 	return true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The topology from libnuma and --cpu parsed against it; CPU 0 of a small machine is left to the harness. */
 #include "placement.h"
+#include "json_util.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -30,7 +31,7 @@ json_object *placement_to_json(const int *cpus, int count)
 		json_object *obj = json_object_new_object();
 		int node = placement_node_of(cpus[i]);
 
-		json_object_object_add(obj, "cpu", json_object_new_int(cpus[i]));
+		json_add_int(obj, "cpu", cpus[i]);
 		json_object_object_add(obj, "node", node >= 0 ? json_object_new_int(node) : NULL);
 		json_object_array_add(arr, obj);
 	}

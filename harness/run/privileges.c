@@ -128,8 +128,8 @@ const char *privileges_case_missing(const struct privileges *p, const struct sce
 
 void privileges_explain(const struct privileges *p, const struct knobs *in_force)
 {
-	fprintf(stderr, "rtthrottle: running with limited privileges (euid %d); the cases that need nothing "
-			"missing run, the others are skipped with the reason:\n", (int)geteuid());
+	rtt_err("running with limited privileges (euid %d); the cases that need nothing "
+		"missing run, the others are skipped with the reason:", (int)geteuid());
 	if (!p->write_knobs)
 		fprintf(stderr, "  - the knobs cannot be written: only policies equal to those in force (%" PRId64
 				"/%" PRId64 ") run, the regime probe is skipped; to run all: %s\n",

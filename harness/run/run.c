@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The run in order: lock, guardian, saved knobs, noise floor, probe, cases, restore; then the exit status. */
 #include "run.h"
+#include "json_util.h"
 #include "cgroups.h"
 #include "cyclictest.h"
 #include "guardian.h"
@@ -158,7 +159,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, ctx->noise_s);
 	status = run_measure(ctx, NULL, &noise, 1, ctx->noise_s, why, sizeof(why));
 	if (status != WINDOW_OK) {
-		fprintf(stderr, "rtthrottle: noise floor measurement failed: %s\n", why);
+		rtt_err("noise floor measurement failed: %s", why);
 		if (status == WINDOW_INTERRUPTED)
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
@@ -172,16 +173,16 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 		.loop_ns = m.loop_ns,
 	};
 	obj = json_object_new_object();
-	json_object_object_add(obj, "cpu", json_object_new_int(opt->cpu));
-	json_object_object_add(obj, "window_s", json_object_new_double(m.window_s));
-	json_object_object_add(obj, "gap_threshold_us", json_object_new_double(noise.gap_threshold_ns / 1e3));
-	json_object_object_add(obj, "gap_count", json_object_new_int64((int64_t)m.gap_count));
-	json_object_object_add(obj, "gap_total_us", json_object_new_double(m.gap_total_us));
-	json_object_object_add(obj, "gap_max_us", json_object_new_double(m.gap_max_us));
-	json_object_object_add(obj, "loss_share", json_object_new_double(ctx->noise.loss_share));
-	json_object_object_add(obj, "cpu_loss_share", json_object_new_double(ctx->noise.cpu_loss_share));
-	json_object_object_add(obj, "steal_us", json_object_new_double(ctx->last_steal_us));
-	json_object_object_add(obj, "loop_ns", json_object_new_double(m.loop_ns));
+	json_add_int(obj, "cpu", opt->cpu);
+	json_add_double(obj, "window_s", m.window_s);
+	json_add_double(obj, "gap_threshold_us", noise.gap_threshold_ns / 1e3);
+	json_add_int64(obj, "gap_count", (int64_t)m.gap_count);
+	json_add_double(obj, "gap_total_us", m.gap_total_us);
+	json_add_double(obj, "gap_max_us", m.gap_max_us);
+	json_add_double(obj, "loss_share", ctx->noise.loss_share);
+	json_add_double(obj, "cpu_loss_share", ctx->noise.cpu_loss_share);
+	json_add_double(obj, "steal_us", ctx->last_steal_us);
+	json_add_double(obj, "loop_ns", m.loop_ns);
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&ctx->shm->task[0].gaps));
 	json_object_object_add(ctx->root, "noise_floor", obj);
 	ktap_diag("noise floor on CPU %d: longest gap %.0f us, %.3f%% of the time lost in gaps, %.3f%% of its CPU "
@@ -265,7 +266,7 @@ static bool probe_regime(struct run_ctx *ctx)
 	kernel_results_regime(ctx, NULL, NULL);
 	return true;
 failed:
-	fprintf(stderr, "rtthrottle: regime probe failed: %s\n", why);
+	rtt_err("regime probe failed: %s", why);
 	if (status == WINDOW_INTERRUPTED) {
 		snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
@@ -295,7 +296,7 @@ static bool calibrate(struct run_ctx *ctx)
 	progress_step("calibrating the periodic task's work loop on CPU %d", ctx->opt->cpu);
 	status = run_measure(ctx, NULL, tasks, 2, 0.3, why, sizeof(why));
 	if (status != WINDOW_OK || c->samples < 2) {
-		fprintf(stderr, "rtthrottle: calibration failed: %s\n", why);
+		rtt_err("calibration failed: %s", why);
 		if (status == WINDOW_INTERRUPTED)
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
@@ -310,9 +311,9 @@ static bool calibrate(struct run_ctx *ctx)
 	}
 	ctx->loops_per_us = median(values, c->samples - 1);
 	obj = json_object_new_object();
-	json_object_object_add(obj, "cpu", json_object_new_int(ctx->opt->cpu));
-	json_object_object_add(obj, "loops_per_us", json_object_new_double(ctx->loops_per_us));
-	json_object_object_add(obj, "spread", json_object_new_double((hi - lo) / ctx->loops_per_us));
+	json_add_int(obj, "cpu", ctx->opt->cpu);
+	json_add_double(obj, "loops_per_us", ctx->loops_per_us);
+	json_add_double(obj, "spread", (hi - lo) / ctx->loops_per_us);
 	json_object_object_add(obj, "samples", arr);
 	json_object_object_add(ctx->root, "calibration", obj);
 	ktap_diag("calibration on CPU %d: %.2f loops/us, spread %.2f%% over %d samples", ctx->opt->cpu,
@@ -525,7 +526,7 @@ static bool finish_document(struct run_ctx *ctx, int status)
 		tables_print(ctx->root);
 	written = results_write(ctx->root, ctx->opt->output);
 	if (written)
-		fprintf(stderr, "rtthrottle: results in %s\n", ctx->opt->output);
+		rtt_err("results in %s", ctx->opt->output);
 	/* The same document, in the formats other CI systems read. */
 	if (export_wanted(&ctx->opt->exports) && !export_write_all(ctx->root, &ctx->opt->exports))
 		written = false;
@@ -542,7 +543,7 @@ static int run_nothing_allowed(struct run_ctx *ctx)
 	kernel_results_regime(ctx, probe_why, NULL);
 	kernel_results_defaults(ctx, probe_why);
 	for_each_case(ctx, false, NULL);
-	fprintf(stderr, "rtthrottle: every check skipped: nothing here can run with these privileges (see above)\n");
+	rtt_err("every check skipped: nothing here can run with these privileges (see above)");
 	kernel_results_place(ctx);
 	if (!finish_document(ctx, 0) || ctx->failed)
 		return EXIT_CHECK_FAILED;
@@ -567,8 +568,7 @@ static int take_run_lock(const struct run_ctx *ctx)
 		return -1;
 	/* A state file under a free lock: a run died with its guardian. Put its knobs back first. */
 	if (access(state_file_path(), F_OK) == 0) {
-		fprintf(stderr, "rtthrottle: found %s from a run that died; restoring its saved knobs\n",
-			state_file_path());
+		rtt_err("found %s from a run that died; restoring its saved knobs", state_file_path());
 		if (!state_restore()) {
 			close(fd);
 			return -1;
@@ -587,8 +587,8 @@ static bool put_back_knobs(struct run_ctx *ctx, struct knobs *after)
 	if (!ctx->priv.write_knobs) {
 		ok = knobs_read(after) && knobs_equal(after, &ctx->before);
 		if (!ok)
-			fprintf(stderr, "rtthrottle: the knobs changed during the run, not by it: its results may not "
-					"match the policies they name\n");
+			rtt_err("the knobs changed during the run, not by it: its results may not "
+				"match the policies they name");
 		return ok;
 	}
 	ok = knobs_apply(&ctx->before, &ctx->floor) && knobs_read(after) && knobs_equal(after, &ctx->before);
@@ -596,8 +596,7 @@ static bool put_back_knobs(struct run_ctx *ctx, struct knobs *after)
 		state_remove();
 		guardian_release();
 	} else {
-		fprintf(stderr, "rtthrottle: the knobs differ from those saved in %s; run 'rtthrottle restore'\n",
-			state_file_path());
+		rtt_err("the knobs differ from those saved in %s; run 'rtthrottle restore'", state_file_path());
 	}
 	return ok;
 }
@@ -606,13 +605,13 @@ static json_object *privileges_summary(const struct run_ctx *ctx)
 {
 	json_object *obj = json_object_new_object();
 
-	json_object_object_add(obj, "complete", json_object_new_boolean(privileges_complete(&ctx->priv)));
-	json_object_object_add(obj, "write_knobs", json_object_new_boolean(ctx->priv.write_knobs));
-	json_object_object_add(obj, "write_cgroups", json_object_new_boolean(ctx->priv.write_cgroups));
-	json_object_object_add(obj, "cap_sys_nice", json_object_new_boolean(ctx->priv.cap_sys_nice));
-	json_object_object_add(obj, "rt_priority_max", json_object_new_int(ctx->priv.rt_priority_max));
-	json_object_object_add(obj, "cases_runnable", json_object_new_int(ctx->cases_runnable));
-	json_object_object_add(obj, "cases_planned", json_object_new_int(run_planned_results(ctx->opt)));
+	json_add_bool(obj, "complete", privileges_complete(&ctx->priv));
+	json_add_bool(obj, "write_knobs", ctx->priv.write_knobs);
+	json_add_bool(obj, "write_cgroups", ctx->priv.write_cgroups);
+	json_add_bool(obj, "cap_sys_nice", ctx->priv.cap_sys_nice);
+	json_add_int(obj, "rt_priority_max", ctx->priv.rt_priority_max);
+	json_add_int(obj, "cases_runnable", ctx->cases_runnable);
+	json_add_int(obj, "cases_planned", run_planned_results(ctx->opt));
 	return obj;
 }
 
@@ -684,7 +683,7 @@ static int run_windows_and_finish(struct run_ctx *ctx)
 	/* Restore, verify, and only then let the guardian go. */
 	restore_ok = put_back_knobs(ctx, &after);
 	json_object_object_add(ctx->root, "knobs_after", restore_ok || knobs_read(&after) ? knobs_to_json(&after) : NULL);
-	json_object_object_add(ctx->root, "knobs_restored", json_object_new_boolean(restore_ok));
+	json_add_bool(ctx->root, "knobs_restored", restore_ok);
 	json_object_object_add(ctx->root, "kernel_model", kernel_model_to_json(&ctx->model, &ctx->observed));
 	kernel_results_place(ctx);
 	written = finish_document(ctx, status);

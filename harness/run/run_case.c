@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A case from policy to verdict: settling so no window inherits another's RT budget, lead-in, judging. */
 #include "run_case.h"
+#include "json_util.h"
 #include "cgroups.h"
 #include "cpu_stat.h"
 #include "cyclictest.h"
@@ -164,10 +165,10 @@ static json_object *lead_in_json(const struct lead_writes *w, uint64_t start_ns)
 		json_object *o = json_object_new_object();
 		uint64_t at = k ? w->lead.applied_ns[k - 1] : start_ns - w->lead.span_ns;
 
-		json_object_object_add(o, "policy", json_object_new_string(w->policy[k]->name));
-		json_object_object_add(o, "runtime_us", json_object_new_int64(w->policy[k]->runtime_us));
-		json_object_object_add(o, "period_us", json_object_new_int64(w->policy[k]->period_us));
-		json_object_object_add(o, "from_ms", json_object_new_double(((double)at - (double)start_ns) / 1e6));
+		json_add_str(o, "policy", w->policy[k]->name);
+		json_add_int64(o, "runtime_us", w->policy[k]->runtime_us);
+		json_add_int64(o, "period_us", w->policy[k]->period_us);
+		json_add_double(o, "from_ms", ((double)at - (double)start_ns) / 1e6);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -276,15 +277,15 @@ static json_object *case_json(const struct scenario *s, const struct policy *p, 
 {
 	json_object *res = json_object_new_object();
 
-	json_object_object_add(res, "scenario", json_object_new_string(s->name));
+	json_add_str(res, "scenario", s->name);
 	json_object_object_add(res, "policy", policy_to_json(p));
-	json_object_object_add(res, "repetition", json_object_new_int(rep + 1));
+	json_add_int(res, "repetition", rep + 1);
 	if (s->sweep_count) {
 		json_object *sw = json_object_new_object();
 
-		json_object_object_add(sw, "task", json_object_new_string(s->sweep_task));
-		json_object_object_add(sw, "param", json_object_new_string(s->sweep_param));
-		json_object_object_add(sw, "value", json_object_new_double(s->sweep_values[sweep]));
+		json_add_str(sw, "task", s->sweep_task);
+		json_add_str(sw, "param", s->sweep_param);
+		json_add_double(sw, "value", s->sweep_values[sweep]);
 		json_object_object_add(res, "sweep", sw);
 	}
 	if (p->grid.cells)
@@ -311,8 +312,8 @@ void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct p
 	grid_cell_prefix(p, cell, sizeof(cell));
 	if (cell[0])
 		progress_step("%s%s: skipped: %s", cell, name, reason);
-	json_object_object_add(res, "verdict", json_object_new_string("skip"));
-	json_object_object_add(res, "skip_reason", json_object_new_string(reason));
+	json_add_str(res, "verdict", "skip");
+	json_add_str(res, "skip_reason", reason);
 	json_object_array_add(ctx->results, res);
 	ktap_result(++ctx->ktap_number, true, name, reason);
 	ctx->skipped++;
@@ -454,7 +455,7 @@ static void cyclictest_span_metrics(const struct task_record *tasks, json_object
 
 			if (tasks[p].config.role == ROLE_PROBE && json_object_object_get_ex(metrics[p], "latency_us", &latency) &&
 			    cyclictest_probe_max_in_span_us(&tasks[p], &tasks[c], &max_us))
-				json_object_object_add(latency, "max_in_cyclictest_span", json_object_new_double(max_us));
+				json_add_double(latency, "max_in_cyclictest_span", max_us);
 		}
 	}
 }
@@ -472,23 +473,23 @@ static json_object *task_json(const struct task_record *rec, json_object *metric
 	json_object *obj = json_object_new_object();
 	static const char *const classes[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "?", "?", "?", "SCHED_DEADLINE" };
 
-	json_object_object_add(obj, "name", json_object_new_string(c->name));
-	json_object_object_add(obj, "role", json_object_new_string(role_name(c->role)));
-	json_object_object_add(obj, "cpu", json_object_new_int(c->cpu));
+	json_add_str(obj, "name", c->name);
+	json_add_str(obj, "role", role_name(c->role));
+	json_add_int(obj, "cpu", c->cpu);
 	if (c->mem_node >= 0)
-		json_object_object_add(obj, "memory_node", json_object_new_int(c->mem_node));
-	json_object_object_add(obj, "sched_policy", json_object_new_string(classes[c->sched_policy % 7]));
-	json_object_object_add(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", json_object_new_int(c->priority));
+		json_add_int(obj, "memory_node", c->mem_node);
+	json_add_str(obj, "sched_policy", classes[c->sched_policy % 7]);
+	json_add_int(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", c->priority);
 	if (c->cgroup[0])
-		json_object_object_add(obj, "cgroup", json_object_new_string(c->cgroup));
+		json_add_str(obj, "cgroup", c->cgroup);
 	json_object_object_add(obj, "metrics", metrics);
 	return obj;
 }
 
 static void record_error(struct run_ctx *ctx, json_object *res, const char *name, const char *why)
 {
-	json_object_object_add(res, "verdict", json_object_new_string("error"));
-	json_object_object_add(res, "error", json_object_new_string(why));
+	json_add_str(res, "verdict", "error");
+	json_add_str(res, "error", why);
 	json_object_array_add(ctx->results, res);
 	ktap_diag("%s: %s", name, why);
 	ktap_result(++ctx->ktap_number, false, name, NULL);
@@ -544,7 +545,7 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
 	json_object_object_get_ex(res, "trace", &jc.trace);
-	json_object_object_add(res, "tick_stretch", json_object_new_double(stretch));
+	json_add_double(res, "tick_stretch", stretch);
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	*promise_kept = -1;
 	*hollow = 0;
@@ -662,8 +663,8 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
 	grid_cell_prefix(p, cell, sizeof(cell));
 	run_scenario_limiter(&ctx->model, s, p, &limiter);
-	json_object_object_add(res, "regime", json_object_new_string(regime_name(limiter.regime)));
-	json_object_object_add(res, "window_s", json_object_new_double(window_s));
+	json_add_str(res, "regime", regime_name(limiter.regime));
+	json_add_double(res, "window_s", window_s);
 	progress_step("%s%s: policy %lld/%lld, %.1f s window, expecting %s", cell, name, (long long)p->runtime_us,
 		      (long long)p->period_us, window_s, regime_name(limiter.regime));
 	count = build_tasks(ctx, s, sweep, window_s, &limiter, tasks);
@@ -679,17 +680,17 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	cgroups_remove(s);
 	if (s->lead_in_count && status == WINDOW_OK)
 		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
-	json_object_object_add(res, "steal_us", json_object_new_double(ctx->last_steal_us));
-	json_object_object_add(res, "timer_interrupts", json_object_new_double(ctx->last_timer_irqs));
-	json_object_object_add(res, "others_us", json_object_new_double(ctx->last_others_us));
+	json_add_double(res, "steal_us", ctx->last_steal_us);
+	json_add_double(res, "timer_interrupts", ctx->last_timer_irqs);
+	json_add_double(res, "others_us", ctx->last_others_us);
 	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */
 	if (status == WINDOW_OK)
-		json_object_object_add(res, "window_start_ns", json_object_new_int64((int64_t)ctx->shm->start_ns));
+		json_add_int64(res, "window_start_ns", (int64_t)ctx->shm->start_ns);
 	if (status != WINDOW_OK) {
 		if (status == WINDOW_INTERRUPTED) {
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
-			json_object_object_add(res, "verdict", json_object_new_string("error"));
-			json_object_object_add(res, "error", json_object_new_string(why));
+			json_add_str(res, "verdict", "error");
+			json_add_str(res, "error", why);
 			json_object_array_add(ctx->results, res);
 			return false;
 		}
@@ -723,9 +724,9 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		json_object_put(res);
 		return true;
 	}
-	json_object_object_add(res, "verdict", json_object_new_string(verdict));
+	json_add_str(res, "verdict", verdict);
 	if (!strcmp(verdict, "unjudged"))
-		json_object_object_add(res, "skip_reason", json_object_new_string(unjudged));
+		json_add_str(res, "skip_reason", unjudged);
 	json_object_array_add(ctx->results, res);
 	ok = strcmp(verdict, "fail") != 0;
 	if (!ok && ctx->last_steal_us > 0)

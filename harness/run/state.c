@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Lock and saved knobs only in a folder nobody else can write: a planted file would be restored as root. */
 #include "state.h"
+#include "json_util.h"
 #include "dl_floor.h"
 #include "util.h"
 
@@ -39,8 +40,7 @@ void state_remove_stale_temps(void)
 	while ((e = readdir(dir)))
 		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 			if (!strncmp(e->d_name, prefixes[i], strlen(prefixes[i])) && unlinkat(dirfd(dir), e->d_name, 0) == 0)
-				fprintf(stderr, "rtthrottle: removed %s/%s, left by a run killed while writing it\n",
-					state_dir(), e->d_name);
+				rtt_err("removed %s/%s, left by a run killed while writing it", state_dir(), e->d_name);
 	closedir(dir);
 }
 
@@ -79,8 +79,8 @@ static bool lock_or_name_holder(int fd, const char *path)
 		return true;
 	err = errno;
 	if (err != EWOULDBLOCK) {
-		fprintf(stderr, "rtthrottle: cannot lock %s: %s (%s); without the lock another run could change the "
-				"knobs at the same time, so this one does not start\n",
+		rtt_err("cannot lock %s: %s (%s); without the lock another run could change the "
+			"knobs at the same time, so this one does not start",
 			path, strerror(err), lock_failure_meaning(err));
 		close(fd);
 		return false;
@@ -88,8 +88,7 @@ static bool lock_or_name_holder(int fd, const char *path)
 	got = pread(fd, text, sizeof(text) - 1, 0);
 	text[got > 0 ? got : 0] = '\0';
 	text[strcspn(text, "\n")] = '\0';
-	fprintf(stderr, "rtthrottle: another run holds %s (pid %s); runs must not overlap\n", path,
-		*text ? text : "unknown");
+	rtt_err("another run holds %s (pid %s); runs must not overlap", path, *text ? text : "unknown");
 	close(fd);
 	return false;
 }
@@ -113,26 +112,26 @@ int state_lock(void)
 
 	err = make_dirs(state_dir(), 0755);
 	if (err) {
-		fprintf(stderr, "rtthrottle: cannot create state folder %s: %s\n", state_dir(), strerror(err));
+		rtt_err("cannot create state folder %s: %s", state_dir(), strerror(err));
 		return -1;
 	}
 	/* Whoever can write there can plant the knobs a later run restores as root. */
 	if (!folder_trusted(state_dir(), false)) {
-		fprintf(stderr, "rtthrottle: state folder %s is not a folder only root (or this user) can write to; "
-				"not using it\n", state_dir());
+		rtt_err("state folder %s is not a folder only root (or this user) can write to; "
+			"not using it", state_dir());
 		return -1;
 	}
 	path_in_state_dir(path, sizeof(path), "lock");
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "rtthrottle: cannot open lock %s: %s\n", path, strerror(errno));
+		rtt_err("cannot open lock %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!lock_or_name_holder(fd, path))
 		return -1;
 	snprintf(text, sizeof(text), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0)
-		fprintf(stderr, "rtthrottle: warning: cannot record pid in %s: %s\n", path, strerror(errno));
+		rtt_warn("cannot record pid in %s: %s", path, strerror(errno));
 	state_remove_stale_temps();
 	return fd;
 }
@@ -143,13 +142,13 @@ bool state_save(const struct knobs *original, pid_t owner)
 	const char *text;
 	int err;
 
-	json_object_object_add(root, "pid", json_object_new_int(owner));
+	json_add_int(root, "pid", owner);
 	json_object_object_add(root, "knobs", knobs_to_json(original));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
 	err = write_file_atomic(state_file_path(), text, strlen(text));
 	json_object_put(root);
 	if (err)
-		fprintf(stderr, "rtthrottle: cannot save the knobs to %s: %s\n", state_file_path(), strerror(err));
+		rtt_err("cannot save the knobs to %s: %s", state_file_path(), strerror(err));
 	return !err;
 }
 
@@ -166,8 +165,7 @@ int state_load(struct knobs *original, pid_t *owner)
 	if (ok)
 		*owner = json_object_get_int(pid);
 	else
-		fprintf(stderr, "rtthrottle: state file %s is unreadable or malformed; check the knobs by hand\n",
-			state_file_path());
+		rtt_err("state file %s is unreadable or malformed; check the knobs by hand", state_file_path());
 	json_object_put(root);
 	return ok ? 1 : -1;
 }
@@ -175,7 +173,7 @@ int state_load(struct knobs *original, pid_t *owner)
 void state_remove(void)
 {
 	if (unlink(state_file_path()) && errno != ENOENT)
-		fprintf(stderr, "rtthrottle: cannot remove %s: %s\n", state_file_path(), strerror(errno));
+		rtt_err("cannot remove %s: %s", state_file_path(), strerror(errno));
 }
 
 bool state_restore(void)
@@ -187,7 +185,7 @@ bool state_restore(void)
 	if (loaded <= 0)
 		return loaded == 0;
 	if (!knobs_apply(&original, dl_floor_of_system())) {
-		fprintf(stderr, "rtthrottle: could not restore the knobs saved in %s\n", state_file_path());
+		rtt_err("could not restore the knobs saved in %s", state_file_path());
 		return false;
 	}
 	if (!knobs_read(&now) || !knobs_equal(&now, &original))

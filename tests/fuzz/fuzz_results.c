@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare/compare.compare_load.c) and,
+ * libFuzzer target for the results loader of `rtthrottle compare` (harness/compare/compare.result_file.c) and,
  * on what it accepts, the exports of `rtthrottle export` (JUnit, KCIDB, rt-tests JSON).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_load.h"
+#include "result_file.h"
 #include "export.h"
 
 #include "fuzz_input.h"
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct result_file f;	/* large (PATH_MAX path): not on the stack */
 	const char *path = fuzz_write(data, size);
 
-	if (result_file_load(path, &f)) {
+	if (result_file_read(path, &f)) {
 		/* walk what compare reads: every series and observation, and the lookups */
 		volatile double sum = 0;
 

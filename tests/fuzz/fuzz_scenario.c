@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libFuzzer target for the scenario loader (harness/judge/scenario.c, scenario_load_file). */
+/* libFuzzer target for the scenario loader (harness/judge/scenario.c, scenario_parse_file). */
 #include "scenario.h"
 
 #include "fuzz_input.h"
@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct scenario s;	/* large (PATH_MAX source): not on the stack */
 	const char *path = fuzz_write(data, size);
 
-	if (scenario_load_file(path, &s)) {
+	if (scenario_parse_file(path, &s)) {
 		/* touch what the runner reads after loading */
 		for (int i = 0; i < s.task_count; i++)
 			(void)scenario_param(&s.tasks[i], "runtime_us", 0);

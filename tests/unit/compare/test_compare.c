@@ -51,7 +51,7 @@ static bool compare_fixtures(const char *base, const char *new, struct pair *p)
 	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
 
 	memset(p, 0, sizeof(*p));
-	if (!result_file_load(fixture_path(base), &p->base) || !result_file_load(fixture_path(new), &p->new))
+	if (!result_file_read(fixture_path(base), &p->base) || !result_file_read(fixture_path(new), &p->new))
 		return false;
 	p->ok = compare_files(&p->base, &p->new, &opt, &p->table);
 	return p->ok;
@@ -199,14 +199,14 @@ TEST(compare_noise_below_minimum_effect_is_unchanged)
 
 	/* In the real run, the default and unlimited hogs' shares are separated (p = 0.1) by 0.0005. */
 	memset(&p, 0, sizeof(p));
-	CHECK(result_file_load(fixture_path("base-3rep.json"), &p.base), "load");
+	CHECK(result_file_read(fixture_path("base-3rep.json"), &p.base), "load");
 	for (int i = 0; i < p.base.series_count; i++) {
 		struct series *s = &p.base.series[i];
 
 		if (!strcmp(s->case_name, "fifo-hog-share.unlimited"))
 			snprintf(s->case_name, sizeof(s->case_name), "fifo-hog-share.default-renamed");
 	}
-	CHECK(result_file_load(fixture_path("base-3rep.json"), &p.new), "load");
+	CHECK(result_file_read(fixture_path("base-3rep.json"), &p.new), "load");
 	for (int i = 0; i < p.new.series_count; i++) {
 		struct series *s = &p.new.series[i];
 

@@ -375,7 +375,7 @@ static bool hog_case_load(void)
 	if (hc.loaded)
 		return true;
 	snprintf(path, sizeof(path), "%.4000s/fifo-hog-share.json", scenario_dir());
-	if (!scenario_load_file(path, &hc.s)) {
+	if (!scenario_parse_file(path, &hc.s)) {
 		CHECK(0, "cannot load %s", path);
 		return false;
 	}
@@ -840,7 +840,7 @@ static enum regime scenario_regime_612rt(const char *file, const char *policy)
 	k.timer_thread_priority = 1;
 	kernel_model_predict(&k, &m);
 	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
-	if (!scenario_load_file(path, &s)) {
+	if (!scenario_parse_file(path, &s)) {
 		CHECK(0, "cannot load %s", path);
 		return REGIME_COUNT;
 	}
@@ -903,7 +903,7 @@ static int scenario_judge(const char *file, const struct kernel_facts *k, double
 
 	memset(&sj, 0, sizeof(sj));
 	snprintf(path, sizeof(path), "%.4000s/%s", scenario_dir(), file);
-	if (!scenario_load_file(path, &sj.s)) {
+	if (!scenario_parse_file(path, &sj.s)) {
 		CHECK(0, "cannot load %s", path);
 		return -1;
 	}
@@ -1275,7 +1275,7 @@ TEST(every_quick_scenario_is_judged_on_debian_kernels)
 		}
 		snprintf(path, sizeof(path), "%.3000s/%s", scenario_dir(), name);
 		free(names[f]);
-		if (!scenario_load_file(path, &s)) {
+		if (!scenario_parse_file(path, &s)) {
 			CHECK(0, "cannot load %s", path);
 			continue;
 		}

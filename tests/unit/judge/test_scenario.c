@@ -93,7 +93,7 @@ static bool load_quietly(const char *dir, const char *path, struct scenario *s)
 
 	if (!stderr_capture_begin(&cap, dir))
 		return false;
-	ok = scenario_load_file(path, s);
+	ok = scenario_parse_file(path, s);
 	stderr_capture_end(&cap, err, sizeof(err));
 	CHECK(ok, "%s refused: %s", path, err);
 	CHECK(!ok || !err[0], "%s loaded but printed: %s", path, err);
@@ -321,7 +321,7 @@ TEST(scenario_grid_after_policies)
 		 " \"runtime_us\": 1000, \"period_us\": 1000000}], \"grid\": {\"ratios\": [0.5], \"periods_us\": [1000000]},%s",
 		 tasks);
 	if (write_scenario(tmp, "clash", text, path, sizeof(path)) && stderr_capture_begin(&cap, tmp)) {
-		bool ok = scenario_load_file(path, &s);
+		bool ok = scenario_parse_file(path, &s);
 
 		stderr_capture_end(&cap, err, sizeof(err));
 		CHECK(!ok && strstr(err, "grid: cell r0.5p1s has the name of policies[0]"), "clash: %s", err);
@@ -376,7 +376,7 @@ TEST(scenario_missing_file)
 		return;
 	snprintf(path, sizeof(path), "%s/no-such-file.json", tmp);
 	if (stderr_capture_begin(&cap, tmp)) {
-		CHECK(!scenario_load_file(path, &s), "a missing file loaded");
+		CHECK(!scenario_parse_file(path, &s), "a missing file loaded");
 		stderr_capture_end(&cap, err, sizeof(err));
 		CHECK(strstr(err, path) && strstr(err, "cannot read"), "message: %s", err);
 	}
@@ -509,7 +509,7 @@ TEST(scenario_malformed_files_refused)
 			continue;
 		if (!write_scenario(tmp, b->name, b->json, path, sizeof(path)) || !stderr_capture_begin(&cap, tmp))
 			break;
-		ok = scenario_load_file(path, &s);
+		ok = scenario_parse_file(path, &s);
 		stderr_capture_end(&cap, err, sizeof(err));
 		unlink(path);
 		if (ok) {
@@ -578,9 +578,9 @@ TEST(scenario_catalogue_refused_from_a_folder_anyone_can_write)
 		return;
 	setenv("RTTHROTTLE_SCENARIO_DIR", dir, 1);
 	chmod(dir, 0777);
-	CHECK(!scenario_load_catalogue(), "a world-writable catalogue loads");
+	CHECK(!scenario_read_catalogue(), "a world-writable catalogue loads");
 	chmod(dir, 0755);
-	CHECK(scenario_load_catalogue(), "an empty catalogue of ours does not load");
+	CHECK(scenario_read_catalogue(), "an empty catalogue of ours does not load");
 	if (saved)
 		setenv("RTTHROTTLE_SCENARIO_DIR", saved, 1);
 	else

@@ -5,8 +5,8 @@
  * value), task and metric, the value of every repetition with the target and tolerance the
  * result's own checks gave it.
  */
-#ifndef RTT_COMPARE_LOAD_H
-#define RTT_COMPARE_LOAD_H
+#ifndef RTT_RESULT_FILE_H
+#define RTT_RESULT_FILE_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -52,7 +52,7 @@ struct result_file {
 };
 
 /* false after printing "PATH: FIELD: reason" to stderr; out is then empty. */
-bool result_file_load(const char *path, struct result_file *out);
+bool result_file_read(const char *path, struct result_file *out);
 void result_file_free(struct result_file *f);
 const struct series *result_file_find(const struct result_file *f, const char *case_name, const char *task,
 				      const char *metric);

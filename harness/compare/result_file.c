@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A results file read for comparison: each field checked as read, each value filed by case, task, metric. */
-#include "compare_load.h"
+#include "result_file.h"
+#include "json_util.h"
 #include "results.h"
 
 #include <errno.h>
@@ -10,18 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct loader {
+struct reader {
 	struct result_file *f;
 	char field[160];	/* the JSON path being read, for messages */
 };
 
-__attribute__((format(printf, 2, 3))) static bool bad(struct loader *ld, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static bool bad(struct reader *rd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "rtthrottle: %s: ", ld->f->path);
-	if (ld->field[0])
-		fprintf(stderr, "%s: ", ld->field);
+	fprintf(stderr, "rtthrottle: %s: ", rd->f->path);
+	if (rd->field[0])
+		fprintf(stderr, "%s: ", rd->field);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -29,12 +30,12 @@ __attribute__((format(printf, 2, 3))) static bool bad(struct loader *ld, const c
 	return false;
 }
 
-__attribute__((format(printf, 2, 3))) static void at(struct loader *ld, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void at(struct reader *rd, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ld->field, sizeof(ld->field), fmt, ap);
+	vsnprintf(rd->field, sizeof(rd->field), fmt, ap);
 	va_end(ap);
 }
 
@@ -58,44 +59,44 @@ const char *result_json_string(json_object *obj, const char *key)
 }
 
 /* A string field that must be there. */
-static const char *need_string(struct loader *ld, json_object *obj, const char *key, const char *where)
+static const char *need_string(struct reader *rd, json_object *obj, const char *key, const char *where)
 {
 	json_object *v = result_json_get(obj, key);
 
-	at(ld, "%s.%s", where, key);
+	at(rd, "%s.%s", where, key);
 	if (!v)
-		return bad(ld, "missing"), NULL;
+		return bad(rd, "missing"), NULL;
 	if (!json_object_is_type(v, json_type_string))
-		return bad(ld, "must be a string"), NULL;
+		return bad(rd, "must be a string"), NULL;
 	return json_object_get_string(v);
 }
 
-static json_object *parse_file(struct loader *ld)
+static json_object *parse_file(struct reader *rd)
 {
-	FILE *fp = fopen(ld->f->path, "r");
+	FILE *fp = fopen(rd->f->path, "r");
 	struct json_tokener *tok;
 	json_object *root;
 	char *text;
 	long len;
 
 	if (!fp)
-		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+		return bad(rd, "cannot read: %s", strerror(errno)), NULL;
 	if (fseek(fp, 0, SEEK_END) || (len = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
 		fclose(fp);
-		return bad(ld, "cannot read: %s", strerror(errno)), NULL;
+		return bad(rd, "cannot read: %s", strerror(errno)), NULL;
 	}
 	text = malloc((size_t)len + 1);
 	if (!text || fread(text, 1, (size_t)len, fp) != (size_t)len) {
 		free(text);
 		fclose(fp);
-		return bad(ld, "cannot read the file"), NULL;
+		return bad(rd, "cannot read the file"), NULL;
 	}
 	fclose(fp);
 	text[len] = '\0';
 	tok = json_tokener_new();
 	root = json_tokener_parse_ex(tok, text, (int)len + 1);
 	if (!root || json_tokener_get_error(tok) != json_tokener_success)
-		bad(ld, "not valid JSON (%s near byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
+		bad(rd, "not valid JSON (%s near byte %zu)", json_tokener_error_desc(json_tokener_get_error(tok)),
 		    json_tokener_get_parse_end(tok));
 	if (root && json_tokener_get_error(tok) != json_tokener_success) {
 		json_object_put(root);
@@ -156,13 +157,6 @@ static bool check_matches_task(json_object *c, const struct check_view *cv)
 	return task && (!strcmp(task, cv->task) || !strcmp(task, cv->role));
 }
 
-static double check_number(json_object *c, const char *key)
-{
-	json_object *v = result_json_get(c, key);
-
-	return is_number(v) ? json_object_get_double(v) : NAN;
-}
-
 static json_object *find_check(const struct check_view *cv, const char *metric)
 {
 	size_t n = json_object_is_type(cv->checks, json_type_array) ? json_object_array_length(cv->checks) : 0;
@@ -186,17 +180,17 @@ static void judge_inputs(const struct check_view *cv, const struct metric_rule *
 	o->target = o->tolerance = NAN;
 	o->tol_source = TOL_NONE;
 	if (rule->direction == DIR_TARGET && c)
-		o->target = check_number(c, "expected");
-	if (c && isfinite(check_number(c, "tolerance"))) {
-		o->tolerance = check_number(c, "tolerance");
+		o->target = json_get_number(c, "expected", NAN);
+	if (c && isfinite(json_get_number(c, "tolerance", NAN))) {
+		o->tolerance = json_get_number(c, "tolerance", NAN);
 		o->tol_source = own ? TOL_CHECK : TOL_SIBLING;
 	}
 }
 
-static bool add_value(struct loader *ld, const char *case_name, json_object *res, const char *task,
+static bool add_value(struct reader *rd, const char *case_name, json_object *res, const char *task,
 		      const char *role, const char *metric, const struct metric_rule *rule, double value, int rep)
 {
-	struct result_file *f = ld->f;
+	struct result_file *f = rd->f;
 	struct series *s = (struct series *)result_file_find(f, case_name, task, metric);
 	struct check_view cv = { result_json_get(res, "checks"), task, role };
 
@@ -206,7 +200,7 @@ static bool add_value(struct loader *ld, const char *case_name, json_object *res
 			void *grown = realloc(f->series, sizeof(*f->series) * (size_t)cap);
 
 			if (!grown)
-				return bad(ld, "out of memory");
+				return bad(rd, "out of memory");
 			f->series = grown;
 			f->series_cap = cap;
 		}
@@ -225,7 +219,7 @@ static bool add_value(struct loader *ld, const char *case_name, json_object *res
 		void *grown = realloc(s->obs, sizeof(*s->obs) * (size_t)cap);
 
 		if (!grown)
-			return bad(ld, "out of memory");
+			return bad(rd, "out of memory");
 		s->obs = grown;
 		s->cap = cap;
 	}
@@ -236,7 +230,7 @@ static bool add_value(struct loader *ld, const char *case_name, json_object *res
 }
 
 /* One metric value: a number, null (not measured), or anything else (an error). */
-static bool take_metric(struct loader *ld, const char *case_name, json_object *res, const char *task,
+static bool take_metric(struct reader *rd, const char *case_name, json_object *res, const char *task,
 			const char *role, const char *metric, json_object *v, int rep)
 {
 	const struct metric_rule *rule = metric_rule_find(role, metric);
@@ -244,25 +238,25 @@ static bool take_metric(struct loader *ld, const char *case_name, json_object *r
 	if (!rule || !v)
 		return true;
 	if (!is_number(v))
-		return bad(ld, "must be a number, not %s", json_type_to_name(json_object_get_type(v)));
+		return bad(rd, "must be a number, not %s", json_type_to_name(json_object_get_type(v)));
 	if (!isfinite(json_object_get_double(v)))
-		return bad(ld, "must be a finite number");
-	return add_value(ld, case_name, res, task, role, metric, rule, json_object_get_double(v), rep);
+		return bad(rd, "must be a finite number");
+	return add_value(rd, case_name, res, task, role, metric, rule, json_object_get_double(v), rep);
 }
 
-static bool take_task(struct loader *ld, const char *case_name, json_object *res, json_object *t,
+static bool take_task(struct reader *rd, const char *case_name, json_object *res, json_object *t,
 		      const char *where, int rep)
 {
-	const char *role = need_string(ld, t, "role", where), *name;
+	const char *role = need_string(rd, t, "role", where), *name;
 	json_object *metrics = result_json_get(t, "metrics");
 	char here[160];
 
 	if (!role)
 		return false;
 	name = result_json_string(t, "name") ? result_json_string(t, "name") : role;
-	at(ld, "%s.metrics", where);
+	at(rd, "%s.metrics", where);
 	if (!json_object_is_type(metrics, json_type_object))
-		return bad(ld, metrics ? "must be an object" : "missing");
+		return bad(rd, metrics ? "must be an object" : "missing");
 	snprintf(here, sizeof(here), "%s.metrics", where);
 	json_object_object_foreach(metrics, key, v) {
 		if (json_object_is_type(v, json_type_object)) {
@@ -272,78 +266,78 @@ static bool take_task(struct loader *ld, const char *case_name, json_object *res
 
 				if (snprintf(metric, sizeof(metric), "%s.%s", key, sub) >= (int)sizeof(metric))
 					continue;
-				at(ld, "%s.%s", here, metric);
-				if (!take_metric(ld, case_name, res, name, role, metric, sv, rep))
+				at(rd, "%s.%s", here, metric);
+				if (!take_metric(rd, case_name, res, name, role, metric, sv, rep))
 					return false;
 			}
 			continue;
 		}
-		at(ld, "%s.%s", here, key);
-		if (!take_metric(ld, case_name, res, name, role, key, v, rep))
+		at(rd, "%s.%s", here, key);
+		if (!take_metric(rd, case_name, res, name, role, key, v, rep))
 			return false;
 	}
 	return true;
 }
 
-static bool take_checks(struct loader *ld, json_object *res, const char *where)
+static bool take_checks(struct reader *rd, json_object *res, const char *where)
 {
 	json_object *checks = result_json_get(res, "checks");
 
-	at(ld, "%s.checks", where);
+	at(rd, "%s.checks", where);
 	if (!checks)
 		return true;
 	if (!json_object_is_type(checks, json_type_array))
-		return bad(ld, "must be an array");
+		return bad(rd, "must be an array");
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
 		json_object *c = json_object_array_get_idx(checks, i);
 		static const char *const numbers[] = { "expected", "tolerance" };
 		char here[160];
 
 		snprintf(here, sizeof(here), "%s.checks[%zu]", where, i);
-		at(ld, "%s", here);
+		at(rd, "%s", here);
 		if (!json_object_is_type(c, json_type_object))
-			return bad(ld, "must be an object");
-		if (!need_string(ld, c, "task", here) || !need_string(ld, c, "metric", here))
+			return bad(rd, "must be an object");
+		if (!need_string(rd, c, "task", here) || !need_string(rd, c, "metric", here))
 			return false;
 		for (size_t k = 0; k < 2; k++) {
 			json_object *v = result_json_get(c, numbers[k]);
 
-			at(ld, "%s.%s", here, numbers[k]);
+			at(rd, "%s.%s", here, numbers[k]);
 			if (v && !is_number(v))
-				return bad(ld, "must be a number");
+				return bad(rd, "must be a number");
 		}
 	}
 	return true;
 }
 
-static bool case_name_of(struct loader *ld, json_object *res, const char *where, char *buf, size_t len)
+static bool case_name_of(struct reader *rd, json_object *res, const char *where, char *buf, size_t len)
 {
-	const char *scenario = need_string(ld, res, "scenario", where), *policy_name;
+	const char *scenario = need_string(rd, res, "scenario", where), *policy_name;
 	json_object *policy = result_json_get(res, "policy"), *sweep = result_json_get(res, "sweep");
 	char here[160];
 
-	if (!scenario || !add_scenario(ld->f, scenario))
+	if (!scenario || !add_scenario(rd->f, scenario))
 		return false;
-	at(ld, "%s.policy", where);
+	at(rd, "%s.policy", where);
 	if (!json_object_is_type(policy, json_type_object))
-		return bad(ld, policy ? "must be an object" : "missing");
+		return bad(rd, policy ? "must be an object" : "missing");
 	snprintf(here, sizeof(here), "%s.policy", where);
-	if (!(policy_name = need_string(ld, policy, "name", here)))
+	if (!(policy_name = need_string(rd, policy, "name", here)))
 		return false;
 	snprintf(buf, len, "%s.%s", scenario, policy_name);
 	if (sweep) {
 		json_object *value = result_json_get(sweep, "value");
 		const char *param = result_json_string(sweep, "param");
 
-		at(ld, "%s.sweep", where);
+		at(rd, "%s.sweep", where);
 		if (!param || !is_number(value))
-			return bad(ld, "must be an object with a string param and a number value");
+			return bad(rd, "must be an object with a string param and a number value");
 		snprintf(buf + strlen(buf), len - strlen(buf), ".%s=%g", param, json_object_get_double(value));
 	}
 	return true;
 }
 
-static bool take_result(struct loader *ld, json_object *res, size_t index)
+static bool take_result(struct reader *rd, json_object *res, size_t index)
 {
 	char where[48], case_name[192];
 	const char *verdict;
@@ -351,79 +345,79 @@ static bool take_result(struct loader *ld, json_object *res, size_t index)
 	int rep;
 
 	snprintf(where, sizeof(where), "results[%zu]", index);
-	at(ld, "%s", where);
+	at(rd, "%s", where);
 	if (!json_object_is_type(res, json_type_object))
-		return bad(ld, "must be an object");
-	if (!case_name_of(ld, res, where, case_name, sizeof(case_name)))
+		return bad(rd, "must be an object");
+	if (!case_name_of(rd, res, where, case_name, sizeof(case_name)))
 		return false;
-	if (!(verdict = need_string(ld, res, "verdict", where)))
+	if (!(verdict = need_string(rd, res, "verdict", where)))
 		return false;
 	rep_v = result_json_get(res, "repetition");
 	rep = is_number(rep_v) ? json_object_get_int(rep_v) : 1;
 	tasks = result_json_get(res, "tasks");
 	if (strcmp(verdict, "pass") && strcmp(verdict, "fail"))
 		return true;	/* skipped or failed to run: nothing measured */
-	at(ld, "%s.tasks", where);
+	at(rd, "%s.tasks", where);
 	if (!json_object_is_type(tasks, json_type_array))
-		return bad(ld, tasks ? "must be an array" : "missing (the verdict is %s)", verdict);
-	if (!take_checks(ld, res, where))
+		return bad(rd, tasks ? "must be an array" : "missing (the verdict is %s)", verdict);
+	if (!take_checks(rd, res, where))
 		return false;
 	for (size_t t = 0; t < json_object_array_length(tasks); t++) {
 		json_object *task = json_object_array_get_idx(tasks, t);
 		char here[96];
 
 		snprintf(here, sizeof(here), "%s.tasks[%zu]", where, t);
-		at(ld, "%s", here);
+		at(rd, "%s", here);
 		if (!json_object_is_type(task, json_type_object))
-			return bad(ld, "must be an object");
-		if (!take_task(ld, case_name, res, task, here, rep))
+			return bad(rd, "must be an object");
+		if (!take_task(rd, case_name, res, task, here, rep))
 			return false;
 	}
 	/* Result-level metrics (e.g. an administrator's recovery_ms). */
 	json_object_object_foreach(res, key, v) {
 		if (!metric_rule_find("result", key))
 			continue;
-		at(ld, "%s.%s", where, key);
-		if (!take_metric(ld, case_name, res, "result", "result", key, v, rep))
+		at(rd, "%s.%s", where, key);
+		if (!take_metric(rd, case_name, res, "result", "result", key, v, rep))
 			return false;
 	}
-	ld->f->measured_count++;
+	rd->f->measured_count++;
 	return true;
 }
 
-bool result_file_load(const char *path, struct result_file *out)
+bool result_file_read(const char *path, struct result_file *out)
 {
-	struct loader ld = { .f = out };
+	struct reader rd = { .f = out };
 	json_object *version, *results;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->path, sizeof(out->path), "%s", path);
-	out->root = parse_file(&ld);
+	out->root = parse_file(&rd);
 	if (!out->root)
 		return false;
 	if (!json_object_is_type(out->root, json_type_object)) {
-		bad(&ld, "the top level is not a JSON object (not an rtthrottle results file)");
+		bad(&rd, "the top level is not a JSON object (not an rtthrottle results file)");
 		goto fail;
 	}
 	version = result_json_get(out->root, "schema_version");
-	at(&ld, "schema_version");
+	at(&rd, "schema_version");
 	if (!version) {
-		bad(&ld, "missing (not an rtthrottle results file?)");
+		bad(&rd, "missing (not an rtthrottle results file?)");
 		goto fail;
 	}
 	if (!json_object_is_type(version, json_type_int)) {
-		bad(&ld, "must be an integer");
+		bad(&rd, "must be an integer");
 		goto fail;
 	}
 	if (json_object_get_int(version) != RESULTS_SCHEMA_VERSION) {
-		bad(&ld, "%d, but this rtthrottle reads version %d only", json_object_get_int(version),
+		bad(&rd, "%d, but this rtthrottle reads version %d only", json_object_get_int(version),
 		    RESULTS_SCHEMA_VERSION);
 		goto fail;
 	}
 	results = result_json_get(out->root, "results");
-	at(&ld, "results");
+	at(&rd, "results");
 	if (!json_object_is_type(results, json_type_array)) {
-		bad(&ld, results ? "must be an array" : "missing");
+		bad(&rd, results ? "must be an array" : "missing");
 		goto fail;
 	}
 	out->run_id = result_json_string(result_json_get(out->root, "run"), "id");
@@ -432,7 +426,7 @@ bool result_file_load(const char *path, struct result_file *out)
 	out->host = result_json_string(result_json_get(out->root, "system"), "host");
 	out->result_count = (int)json_object_array_length(results);
 	for (size_t i = 0; i < json_object_array_length(results); i++)
-		if (!take_result(&ld, json_object_array_get_idx(results, i), i))
+		if (!take_result(&rd, json_object_array_get_idx(results, i), i))
 			goto fail;
 	return true;
 fail:
