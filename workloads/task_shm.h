@@ -177,7 +177,7 @@ struct task_config {
 	uint64_t lifetime_cap_s;	/* wall-clock cap independent of the harness (alarm) */
 	uint64_t rttime_soft_us, rttime_hard_us;	/* 0: window-based defaults */
 	/* role parameters */
-	uint64_t interval_ns;	/* probe, periodic, kernel-work: period */
+	uint64_t interval_ns;	/* probe, periodic, kernel-work: period; burst hog: the limit's interval */
 	int phase_set;		/* probe: wake on the CLOCK_MONOTONIC grid at phase_ns (else start + k interval) */
 	uint64_t phase_ns;
 	uint64_t work_loops;	/* periodic: loops per job by the calibration (a first estimate) */

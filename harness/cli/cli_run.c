@@ -65,6 +65,10 @@ static void usage(FILE *out)
 		"                        cpu.rt_runtime_us, cpu.rt_period_us (root cgroup), fair_server_\n"
 		"                        runtime_ns, fair_server_period_ns, RT_RUNTIME_SHARE (on/off),\n"
 		"                        sched_rr_timeslice_ms, RLIMIT_RTTIME (us or unlimited)\n"
+		"  --settle MODE         between windows, so none inherits RT time another ran up:\n"
+		"                        timer (default: until the kernel's RT period timers fire, read\n"
+		"                        from /proc/timer_list; a whole period where unreadable), period\n"
+		"                        (a whole period always) or none (windows may inherit it)\n"
 		"  --quiet               no progress on stderr\n"
 		EXPORT_OPTION_HELP
 		"  --help                this text\n\n"
@@ -81,7 +85,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
-	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING,
+	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING, OPT_SETTLE,
 };
 
 static const struct option long_options[] = {
@@ -104,6 +108,7 @@ static const struct option long_options[] = {
 	{ "site-setting", required_argument, NULL, OPT_SITE_SETTING },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	EXPORT_LONG_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -315,6 +320,16 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_TRACE: opt.trace = true; break;
 		case OPT_NO_TRACE: opt.trace = false; break;
+		case OPT_SETTLE:
+			if (!strcmp(optarg, "timer"))
+				opt.settle = SETTLE_TIMER;
+			else if (!strcmp(optarg, "period"))
+				opt.settle = SETTLE_PERIOD;
+			else if (!strcmp(optarg, "none"))
+				opt.settle = SETTLE_NONE;
+			else
+				return bad("--settle: unknown mode '%s' (timer, period or none)", optarg);
+			break;
 		case OPT_DURATION:
 			if (!parse_double(optarg, 0.1, 3600, &opt.duration_s))
 				return bad("--duration: '%s' is not a number of seconds from 0.1 to 3600", optarg);

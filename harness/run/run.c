@@ -632,6 +632,11 @@ static int run_exit_status(const struct run_ctx *ctx, int status, bool restored_
 	return ctx->passed ? EXIT_ALL_PASSED : EXIT_ALL_SKIPPED;
 }
 
+static const char *settle_mode_name(enum settle_mode mode)
+{
+	return mode == SETTLE_NONE ? "none" : mode == SETTLE_PERIOD ? "period" : "timer";
+}
+
 /* The document's head: run id, the kernel's facts and model, the system, the CPUs, privileges. */
 static void run_begin(struct run_ctx *ctx)
 {
@@ -677,6 +682,7 @@ static int run_windows_and_finish(struct run_ctx *ctx)
 	announce_grids(ctx);
 	ctx->trace = trace_open(ctx->opt->trace, ctx->opt->cpus, ctx->opt->cpu_count);
 	status = ctx->shm ? measure_all(ctx) : -1;
+	run_settle_due(ctx, NULL);	/* the next run starts on forgiven time too */
 	trace_close(ctx->trace);
 	private_dir_remove(2.0);
 
@@ -686,6 +692,8 @@ static int run_windows_and_finish(struct run_ctx *ctx)
 	json_add_bool(ctx->root, "knobs_restored", restore_ok);
 	json_object_object_add(ctx->root, "kernel_model", kernel_model_to_json(&ctx->model, &ctx->observed));
 	kernel_results_place(ctx);
+	json_add_str(ctx->root, "settle", settle_mode_name(ctx->opt->settle));
+	json_add_double(ctx->root, "settle_s", ctx->settle_us / 1e6);
 	written = finish_document(ctx, status);
 	window_shm_destroy(ctx->shm);
 	if (dma_fd >= 0)

@@ -18,6 +18,13 @@
 #define RUN_CASE_POLICIES_MAX (RUN_POLICIES_MAX + GRID_CELLS_MAX)
 #define RUN_SCENARIOS_MAX SCENARIOS_MAX
 
+/* How a run waits between windows so that none inherits another's spent RT budget. */
+enum settle_mode {
+	SETTLE_TIMER,	/* until the RT period timers fire (/proc/timer_list); a period when unreadable */
+	SETTLE_PERIOD,	/* a whole period, always */
+	SETTLE_NONE,	/* not at all: windows may inherit spent budget (to show what settling prevents) */
+};
+
 struct run_options {
 	const struct scenario *scenario[RUN_SCENARIOS_MAX];
 	int scenario_count;
@@ -41,6 +48,7 @@ struct run_options {
 	struct export_options exports;	/* JUnit, KCIDB, rt-tests files written beside the results */
 	int load_tool;		/* --load: enum load_tool for every scenario; -1: each scenario's own */
 	struct site_settings site;	/* --site-setting: values the site sets on purpose */
+	enum settle_mode settle;
 };
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */

@@ -13,6 +13,7 @@
 #include "promise.h"
 #include "report.h"
 #include "role_metrics.h"
+#include "rt_timer.h"
 #include "scenario_task.h"
 #include "signals.h"
 #include "sysinfo.h"
@@ -56,8 +57,7 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 /*
  * RT time a window ran up is only forgiven when the kernel's period timer fires, and
  * shortening the period does not re-arm that timer: the next window's RT tasks would start
- * with another window's budget spent, throttled for up to the old period. Wait one period
- * (the longer of the policy's and the restored one) so no window inherits another's budget.
+ * with another window's budget spent, throttled for up to the old period.
  */
 static void wait_us(int64_t us)
 {
@@ -70,23 +70,106 @@ static void wait_us(int64_t us)
 	}
 }
 
+/* Past a timer's expiry before its handler has surely run: a tick covers a late hard interrupt. */
+#define SETTLE_MARGIN_US 4000
+
+/*
+ * Waits until every armed RT period timer has fired `firings` times, at most `bound_us` (the
+ * whole-period rule) and no longer than it. A timer that is not armed has nothing to forgive:
+ * the kernel stops it only when no RT queue has time run up or a task queued. Returns what it
+ * waited; a whole bound when /proc/timer_list cannot be read.
+ */
+static int64_t wait_rt_timers(int firings, int64_t bound_us)
+{
+	int64_t waited = 0;
+
+	for (int i = 0; i < firings && waited < bound_us; i++) {
+		struct rt_timer_state t;
+		int64_t us;
+
+		if (!rt_timer_read(&t)) {
+			wait_us(bound_us - waited);
+			return bound_us;
+		}
+		if (!t.armed)
+			break;
+		us = (t.last_in_ns > 0 ? t.last_in_ns / 1000 : 0) + SETTLE_MARGIN_US;
+		if (us > bound_us - waited)
+			us = bound_us - waited;
+		wait_us(us);
+		waited += us;
+	}
+	return waited;
+}
+
+/*
+ * After a window, with the knobs put back. A whole period (--settle period) waits at once; the
+ * timer rule decides before the next window, when it knows that window's policy and how long
+ * the CPU has had no RT task of ours (run_settle_due). Under -1 the kernel counted nothing.
+ */
 static void settle_after(struct run_ctx *ctx, const struct policy *p)
 {
 	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
 
 	if (p->period_us > period)
 		period = p->period_us;
-	if (period > 1000000)
+	switch (ctx->opt->settle) {
+	case SETTLE_NONE:
+		break;
+	case SETTLE_PERIOD:
+		if (period > 1000000)
+			progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
+				      period / 1e6, p->name);
+		wait_us(period);
+		ctx->settle_us += period;
+		break;
+	case SETTLE_TIMER:
+		ctx->settle_pending = p->runtime_us >= 0;
+		ctx->settle_policy = *p;
+		ctx->settle_from_ns = now_ns();
+		break;
+	}
+}
+
+/*
+ * Before a window (next: its policy; NULL at the run's end), what the last window ran up. The
+ * RT time it left, X, is at most the wall time since the timer last fired (phase e), and the
+ * next window starts at phase e + g, g the time the CPU had no RT task of ours. Under the same
+ * policy its tasks can run up, before that period ends, at most X + P - e - g <= P - g: with g
+ * at least the slot P - R, never more than R, so the inherited X throttles nothing the window
+ * would not have had throttled. So the run waits until the slot has passed since the last
+ * window's knobs went back, or until every armed RT period timer fired, whichever is first.
+ * Under another policy only the timers do: one firing forgives up to the restored runtime, all
+ * a window could have run up in a period unless its policy allowed more (then two). The whole
+ * period is the bound, as when /proc/timer_list cannot be read.
+ */
+void run_settle_due(struct run_ctx *ctx, const struct policy *next)
+{
+	const struct policy *last = &ctx->settle_policy;
+	int64_t restored = ctx->before.value[KNOB_SYSCTL_RUNTIME], bound = ctx->before.value[KNOB_SYSCTL_PERIOD];
+	int64_t idle_us = (int64_t)((now_ns() - ctx->settle_from_ns) / 1000);
+
+	if (!ctx->settle_pending)
+		return;
+	ctx->settle_pending = false;
+	if (last->period_us > bound)
+		bound = last->period_us;
+	if (next && next->period_us == last->period_us && next->runtime_us == last->runtime_us &&
+	    last->period_us - last->runtime_us < bound)
+		bound = idle_us >= last->period_us - last->runtime_us ? 0 : last->period_us - last->runtime_us - idle_us;
+	if (bound > 1000000)
 		progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
-			      period / 1e6, p->name);
-	wait_us(period);
+			      bound / 1e6, last->name);
+	ctx->settle_us += wait_rt_timers(restored >= 0 && last->runtime_us > restored ? 2 : 1, bound);
 }
 
 /*
  * The other side of the same timer: other RT tasks on the system (watchdogs, IRQ threads)
  * keep it armed at the period in force, and a shorter period takes effect only when it next
  * fires. Until then RT gets the new runtime once in up to the old period (measured: a hog at
- * 190000/200000 got 0.27 of a 1 s window, one 740 ms throttle). Wait that out first.
+ * 190000/200000 got 0.27 of a 1 s window, one 740 ms throttle). Wait that out, a whole old
+ * period: waiting only for the timers /proc/timer_list showed armed was not enough on 6.18 (a
+ * burst hog at 95000/100000 throttled 579 ms, until a timer of the old 1 s period fired).
  */
 static void settle_before(struct run_ctx *ctx, const struct policy *p)
 {
@@ -94,11 +177,12 @@ static void settle_before(struct run_ctx *ctx, const struct policy *p)
 
 	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > old)
 		old = ctx->before.value[KNOB_CGROUP_PERIOD];
-	if (p->period_us >= old)
+	if (p->period_us >= old || ctx->opt->settle == SETTLE_NONE)
 		return;
 	progress_step("settling: the RT period timer takes policy %s's %.0f ms period when its %.1f s period ends",
 		      p->name, p->period_us / 1e3, old / 1e6);
 	wait_us(old);
+	ctx->settle_us += old;
 }
 
 /* A scenario's lead-in: the policies written while its spinners already run. */
@@ -206,6 +290,9 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 	enum window_status status = WINDOW_OK;
 	const struct policy *first = w ? w->policy[0] : p;
 
+	/* A window without a policy (the noise floor) has no RT task: what is due waits for the next. */
+	if (first)
+		run_settle_due(ctx, first);
 	if (p) {
 		struct knobs target = knobs_target(&ctx->before, first->runtime_us, first->period_us);
 
@@ -427,6 +514,8 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		case ROLE_BURST_HOG:
 			c->burst_ns = (uint64_t)(scenario_param(t, "burst_ms", 2000) * 1e6);
 			c->burst_every_ns = (uint64_t)(scenario_param(t, "every_ms", 4000) * 1e6);
+			/* The limit's interval: how long what a burst spent may still throttle after it. */
+			c->interval_ns = (uint64_t)(limiter->interval_us * 1000);
 			break;
 		default:
 			break;

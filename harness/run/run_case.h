@@ -33,6 +33,10 @@ struct run_ctx {
 	double loops_per_us;	/* calibration of the periodic task's loop, 0 until measured */
 	int other_cpu;		/* an online CPU that is not measured, -1 if none */
 	int64_t longest_period_us;	/* of any policy applied so far */
+	int64_t settle_us;		/* waited between windows for the RT period timers */
+	bool settle_pending;		/* the last window's RT time may not be forgiven yet */
+	struct policy settle_policy;	/* that window's policy */
+	uint64_t settle_from_ns;	/* when its knobs were put back (its tasks had ended) */
 	struct privileges priv;
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
@@ -40,6 +44,11 @@ struct run_ctx {
 	double noise_s;		/* the noise floor's window: --noise-seconds, or the longest window planned */
 };
 
+/*
+ * Before a window under `next` (NULL: the run's end): waits, if it must, until the RT time the
+ * last window ran up is forgiven (see run_case.c).
+ */
+void run_settle_due(struct run_ctx *ctx, const struct policy *next);
 /* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
 double run_lead_in_s(const struct scenario *s, const struct policy *p);
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

@@ -342,3 +342,48 @@ def test_others_us_does_not_count_a_late_job_past_the_window_end():
     # give or take scheduler slices; a quarter is far below it and far above the 0 of the fault.
     assert rest_us / 4 <= res["others_us"] <= rest_us + 4 * tick_us, \
         f"others_us {res['others_us']:.0f} us, rest {rest_us:.0f} us (exit {proc.returncode})"
+
+
+def _first_throttles_ms(settle, policy):
+    """A lone hog under policy, three windows back to back: when each window's first throttle
+    began (ms from its start), the policy's runtime (ms), and the run's document."""
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-settle-"), "r.json")
+    proc = rtt.run(["run", "--quiet", "--output", out, "--scenario", "regime", "--policy", policy, "--repeat", "3",
+                    "--duration", "2", "--probe-seconds", "0", "--noise-seconds", "1", "--settle", settle], timeout=120)
+    assert proc.returncode in (0, 125), proc.stderr[-2000:]
+    doc = rtt.load(out)
+    firsts = []
+    for r in doc["results"]:
+        if r["scenario"] != "regime":
+            continue
+        pol = r["policy"]
+        slot_us = pol["period_us"] - pol["runtime_us"]
+        gaps = [g for g in rtt.metrics(r, "hog")["longest_gaps"] if g["len_us"] >= slot_us / 2]
+        assert gaps, r["tasks"]
+        firsts.append(min(g["at_ms"] for g in gaps))
+    assert len(firsts) == 3, firsts
+    return firsts, pol["runtime_us"] / 1000, doc
+
+
+def test_no_window_inherits_spent_rt_budget():
+    """RT time a window ran up is forgiven only when the period timer fires. A window started
+    on it would find part of the runtime spent: its hog throttled sooner than a whole runtime
+    after the start (the kernel finds an overrun late, never early: two ticks cover the
+    accounting at the edges). At the default policy the ~0.1 s between windows outlasts the 50 ms
+    slot, so what the last window left cannot throttle the next sooner and the run need not wait;
+    under 'half' the 500 ms slot is longer, so it waits for the RT period timer to fire. Without
+    settling, the windows under 'half' inherit the spent time: the check tells."""
+    firsts, runtime_ms, doc = _first_throttles_ms("timer", "default")
+    tick_ms = doc["kernel_model"]["predicted"]["tick_us"] / 1000
+    assert all(f >= runtime_ms - 2 * tick_ms for f in firsts), f"default: first throttle at {firsts} ms"
+    # Between the windows at most the 50 ms slot each; at the run's end up to a period.
+    assert doc["settle"] == "timer" and 0 <= doc["settle_s"] <= 1.0 + 2 * 0.05, (doc["settle"], doc["settle_s"])
+    firsts, runtime_ms, doc = _first_throttles_ms("timer", "half")
+    assert all(f >= runtime_ms - 2 * tick_ms for f in firsts), f"half: first throttle at {firsts} ms"
+    assert doc["settle_s"] > 0.1, doc["settle_s"]
+    # The fault it guards against: without the wait a window after a throttled one starts spent.
+    unsettled, runtime_ms, doc = _first_throttles_ms("none", "half")
+    assert doc["settle_s"] == 0
+    assert any(f < runtime_ms - 2 * tick_ms for f in unsettled[1:]), \
+        f"without settling the later windows still ran a whole runtime first ({unsettled} ms): the test cannot tell"

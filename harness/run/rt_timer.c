@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The RT period timers' next expiry, read from /proc/timer_list. */
+#include "rt_timer.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/*
+ * An entry is two lines:
+ *  #4: <0000000058e0b946>, sched_rt_period_timer, S:01
+ *  # expires at 36594306085651-36594306085651 nsecs [in 742907098 to 742907098 nsecs]
+ * The root group's timer and each RT group's are all named so; the latest expiry covers them.
+ */
+bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
+{
+	char line[512];
+	bool saw_cpu = false, next_is_ours = false;
+
+	memset(out, 0, sizeof(*out));
+	while (fgets(line, sizeof(line), f)) {
+		int64_t soft, hard;
+		const char *in;
+
+		if (!strncmp(line, "cpu: ", 5))
+			saw_cpu = true;
+		if (strstr(line, ", sched_rt_period_timer,")) {
+			next_is_ours = true;
+			continue;
+		}
+		if (!next_is_ours)
+			continue;
+		next_is_ours = false;
+		in = strstr(line, "[in ");
+		if (!in || sscanf(in, "[in %" SCNd64 " to %" SCNd64 " nsecs]", &soft, &hard) != 2)
+			continue;
+		if (!out->armed || hard > out->last_in_ns)
+			out->last_in_ns = hard;
+		out->armed = true;
+	}
+	return saw_cpu;
+}
+
+bool rt_timer_read(struct rt_timer_state *out)
+{
+	FILE *f = fopen("/proc/timer_list", "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = rt_timer_parse(f, out);
+	fclose(f);
+	return ok;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * When the kernel's RT period timers fire next, from /proc/timer_list: RT time run up in a
+ * period is forgiven only when its timer fires, so a window waits for that, not a whole period.
+ */
+#ifndef RTT_RT_TIMER_H
+#define RTT_RT_TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct rt_timer_state {
+	bool armed;		/* some sched_rt_period_timer is queued */
+	int64_t last_in_ns;	/* the latest of their expiries, from now (may be < 0: firing) */
+};
+
+/*
+ * Reads the timer list in f (the format of /proc/timer_list). False when it names no CPU's
+ * timers at all (not that file, or cut short): nothing can be told then.
+ */
+bool rt_timer_parse(FILE *f, struct rt_timer_state *out);
+/* rt_timer_parse of /proc/timer_list; false when it cannot be read. */
+bool rt_timer_read(struct rt_timer_state *out);
+
+#endif

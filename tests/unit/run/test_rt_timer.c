@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The RT period timers' next expiry as /proc/timer_list shows it (6.18's layout). */
+#include "rt_timer.h"
+#include "unit.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static bool parse_text(const char *text, struct rt_timer_state *t)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = rt_timer_parse(f, t);
+	fclose(f);
+	return ok;
+}
+
+TEST(rt_timer_latest_expiry_of_every_rt_period_timer)
+{
+	static const char two_armed[] =
+		"Timer List Version: v0.10\n"
+		"now at 36593575512842 nsecs\n\n"
+		"cpu: 0\n clock 0:\n active timers:\n"
+		" #0: <00000000d898890c>, hrtimer_wakeup, S:01\n"
+		" # expires at 36593576000000-36593576050000 nsecs [in 487158 to 537158 nsecs]\n"
+		" #4: <0000000058e0b946>, sched_rt_period_timer, S:01\n"
+		" # expires at 36594306085651-36594306085651 nsecs [in 742907098 to 742907098 nsecs]\n"
+		"cpu: 1\n clock 0:\n active timers:\n"
+		" #0: <00000000aa>, sched_rt_period_timer, S:01\n"
+		" # expires at 36593600000000-36593600000000 nsecs [in 24487158 to 24487158 nsecs]\n"
+		" #1: <00000000ecbde17a>, dl_task_timer, S:01\n"
+		" # expires at 36599000000000-36599000000000 nsecs [in 5424487158 to 5424487158 nsecs]\n";
+	static const char none_armed[] =
+		"Timer List Version: v0.10\nnow at 1 nsecs\n\ncpu: 0\n active timers:\n"
+		" #0: <00000000d898890c>, tick_nohz_handler, S:01\n"
+		" # expires at 2-2 nsecs [in 1 to 1 nsecs]\n";
+	static const char firing[] =
+		"cpu: 1\n #0: <0>, sched_rt_period_timer, S:01\n"
+		" # expires at 5-5 nsecs [in -1200 to -1200 nsecs]\n";
+	struct rt_timer_state t;
+
+	CHECK(parse_text(two_armed, &t) && t.armed && t.last_in_ns == 742907098,
+	      "two RT timers: armed %d, latest in %lld ns (the dl timer is no RT period timer)", t.armed,
+	      (long long)t.last_in_ns);
+	CHECK(parse_text(none_armed, &t) && !t.armed, "no RT timer: armed %d", t.armed);
+	CHECK(parse_text(firing, &t) && t.armed && t.last_in_ns == -1200, "a timer being fired: in %lld ns",
+	      (long long)t.last_in_ns);
+	CHECK(!parse_text("not a timer list\n", &t) && !parse_text("", &t), "text with no CPU reads as a list");
+}
+
+TEST(rt_timer_live_file_reads)
+{
+	struct rt_timer_state t;
+
+	/* Root can read it on every kernel this suite supports; unreadable only under a lockdown. */
+	if (!rt_timer_read(&t)) {
+		CHECK(access("/proc/timer_list", R_OK) != 0, "/proc/timer_list is readable but did not parse");
+		return;
+	}
+	CHECK(!t.armed || (t.last_in_ns > -1000000000ll && t.last_in_ns < 10000000000ll),
+	      "an RT period timer in %lld ns", (long long)t.last_in_ns);
+}
