@@ -140,38 +140,85 @@ static void add_figure(json_object *row, const char *key, bool found, double v)
 	json_object_object_add(row, key, found ? json_object_new_double(v) : NULL);
 }
 
-/* The scenarios that answer the debate's questions. */
-static const char *const debate_scenarios[] = { "fifo-hog-share", "admin-recovery", "ninety-percent-app",
-						 "rt-probe-collateral" };
-#define DEBATE_SCENARIOS (sizeof(debate_scenarios) / sizeof(debate_scenarios[0]))
+/*
+ * The debate table's columns: each the worst of one task metric over a scenario's results at
+ * the row's policy (a second metric when the first is missing), scaled into the row's field,
+ * and how it prints. A column's scenario is one that answers the debate's questions.
+ */
+struct debate_column {
+	const char *key;		/* the row's field */
+	const char *scenario, *task, *metric, *fallback;
+	double scale;			/* field = worst * scale */
+	const char *header, *format;	/* printed as format of field * print_scale, "-" when absent */
+	double print_scale;
+	int width;
+	bool recovered;			/* followed by admin_recovered; prints "never" when it is false */
+};
+
+static const struct debate_column debate_columns[] = {
+	{ "rt_share", "fifo-hog-share", "hog", "cpu_share_periods", "cpu_share", 1, "RT share", "%.4f", 1, 8, false },
+	{ "cfs_starvation_max_ms", "fifo-hog-share", "victim", "starvation_max_us", NULL, 1e-3, "CFS starved ms", "%.1f",
+	  1, 14, false },
+	{ "admin_recovery_ms", "admin-recovery", "admin", "recovery_ms", NULL, 1, "admin back ms", "%.1f", 1, 14, true },
+	{ "app90_deadline_misses", "ninety-percent-app", "app", "deadline_misses", NULL, 1, "90% misses", "%.0f", 1, 12,
+	  false },
+	{ "collateral_latency_max_us", "rt-probe-collateral", "probe", "latency_us.max", NULL, 1, "collateral ms", "%.1f",
+	  1e-3, 14, false },
+};
+#define DEBATE_COLUMNS (sizeof(debate_columns) / sizeof(debate_columns[0]))
 
 static bool answers_debate(json_object *result)
 {
-	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
-		if (!strcmp(json_get_str(result, "scenario", ""), debate_scenarios[s]))
+	for (size_t c = 0; c < DEBATE_COLUMNS; c++)
+		if (!strcmp(json_get_str(result, "scenario", ""), debate_columns[c].scenario))
 			return true;
 	return false;
+}
+
+/* How many of the debate's scenarios the results hold. */
+static int debate_scenarios_present(json_object *results)
+{
+	int present = 0;
+
+	for (size_t c = 0; c < DEBATE_COLUMNS; c++) {
+		bool again = false, found = false;
+
+		for (size_t k = 0; k < c; k++)
+			again |= !strcmp(debate_columns[k].scenario, debate_columns[c].scenario);
+		for (size_t i = 0; i < json_object_array_length(results) && !again && !found; i++)
+			found = !strcmp(json_get_str(json_object_array_get_idx(results, i), "scenario", ""),
+					debate_columns[c].scenario);
+		present += found;
+	}
+	return present;
+}
+
+static void debate_cell(json_object *results, json_object *row, const char *policy, const struct debate_column *col)
+{
+	double v = 0;
+	bool found = worst(results, col->scenario, policy, col->task, col->metric, &v) ||
+		     (col->fallback && worst(results, col->scenario, policy, col->task, col->fallback, &v));
+
+	add_figure(row, col->key, found, v * col->scale);
+	if (col->recovered) {
+		/* Recovered in every repetition: the least of the 0/1 figures, null without data. */
+		found = worst(results, col->scenario, policy, col->task, "recovered", &v);
+		json_object_object_add(row, "admin_recovered", found ? json_object_new_boolean(least(results, policy) > 0) : NULL);
+	}
 }
 
 /* The debate of 2008, policy by policy: a row for each policy its scenarios ran at. */
 static json_object *debate(json_object *results)
 {
-	json_object *rows = json_object_new_array();
-	int answering = 0;
+	json_object *rows;
 
-	for (size_t s = 0; s < DEBATE_SCENARIOS; s++)
-		for (size_t i = 0; i < json_object_array_length(results); i++)
-			if (!strcmp(json_get_str(json_object_array_get_idx(results, i), "scenario", ""), debate_scenarios[s])) {
-				answering++;
-				break;
-			}
-	if (answering < 2)
-		return json_object_put(rows), NULL;
+	if (debate_scenarios_present(results) < 2)
+		return NULL;
+	rows = json_object_new_array();
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *row;
 		struct policy p = policy_of(r);
-		bool seen = false, found;
-		double v = 0;
+		bool seen = false;
 
 		for (size_t k = 0; k < json_object_array_length(rows) && !seen; k++)
 			seen = !strcmp(json_get_str(json_object_array_get_idx(rows, k), "policy", ""), p.name);
@@ -181,20 +228,8 @@ static json_object *debate(json_object *results)
 		json_add_str(row, "policy", p.name);
 		json_add_int64(row, "runtime_us", p.runtime_us);
 		json_add_int64(row, "period_us", p.period_us);
-		found = worst(results, "fifo-hog-share", p.name, "hog", "cpu_share_periods", &v) ||
-			worst(results, "fifo-hog-share", p.name, "hog", "cpu_share", &v);
-		add_figure(row, "rt_share", found, v);
-		found = worst(results, "fifo-hog-share", p.name, "victim", "starvation_max_us", &v);
-		add_figure(row, "cfs_starvation_max_ms", found, v / 1000);
-		found = worst(results, "admin-recovery", p.name, "admin", "recovery_ms", &v);
-		add_figure(row, "admin_recovery_ms", found, v);
-		/* Recovered in every repetition: the least of the 0/1 figures, null without data. */
-		found = worst(results, "admin-recovery", p.name, "admin", "recovered", &v);
-		json_object_object_add(row, "admin_recovered", found ? json_object_new_boolean(least(results, p.name) > 0) : NULL);
-		found = worst(results, "ninety-percent-app", p.name, "app", "deadline_misses", &v);
-		add_figure(row, "app90_deadline_misses", found, v);
-		found = worst(results, "rt-probe-collateral", p.name, "probe", "latency_us.max", &v);
-		add_figure(row, "collateral_latency_max_us", found, v);
+		for (size_t c = 0; c < DEBATE_COLUMNS; c++)
+			debate_cell(results, row, p.name, &debate_columns[c]);
 		json_object_array_add(rows, row);
 	}
 	return rows;
@@ -286,24 +321,29 @@ void tables_print(json_object *root)
 		}
 	}
 	if (json_object_object_get_ex(root, "debate", &rows)) {
-		ktap_diag("debate: %-18s %8s %14s %14s %12s %14s", "policy", "RT share", "CFS starved ms", "admin back ms",
-			  "90% misses", "collateral ms");
-		for (size_t i = 0; i < json_object_array_length(rows); i++) {
-			json_object *row = json_object_array_get_idx(rows, i), *v;
-			char share[16], starved[16], admin[16], misses[16], collateral[16];
+		char line[256];
+		int at = snprintf(line, sizeof(line), "%-18s", "policy");
 
-			fmt(share, sizeof(share), row, "rt_share", "%.4f", "-");
-			fmt(starved, sizeof(starved), row, "cfs_starvation_max_ms", "%.1f", "-");
-			fmt(admin, sizeof(admin), row, "admin_recovery_ms", "%.1f", "-");
-			if (json_object_object_get_ex(row, "admin_recovered", &v) && v && !json_object_get_boolean(v))
-				snprintf(admin, sizeof(admin), "never");
-			fmt(misses, sizeof(misses), row, "app90_deadline_misses", "%.0f", "-");
-			fmt(collateral, sizeof(collateral), row, "collateral_latency_max_us", "%.0f", "-");
-			if (strcmp(collateral, "-"))
-				snprintf(collateral, sizeof(collateral), "%.1f",
-					 json_get_number(row, "collateral_latency_max_us", 0) / 1000);
-			ktap_diag("debate: %-18s %8s %14s %14s %12s %14s", json_get_str(row, "policy", ""), share, starved, admin,
-				  misses, collateral);
+		for (size_t c = 0; c < DEBATE_COLUMNS; c++)
+			at += snprintf(line + at, sizeof(line) - at, " %*s", debate_columns[c].width, debate_columns[c].header);
+		ktap_diag("debate: %s", line);
+		for (size_t i = 0; i < json_object_array_length(rows); i++) {
+			json_object *row = json_object_array_get_idx(rows, i);
+
+			at = snprintf(line, sizeof(line), "%-18s", json_get_str(row, "policy", ""));
+			for (size_t c = 0; c < DEBATE_COLUMNS; c++) {
+				const struct debate_column *col = &debate_columns[c];
+				json_object *v;
+				char cell[32] = "-";
+
+				if (json_object_object_get_ex(row, col->key, &v) && v)
+					snprintf(cell, sizeof(cell), col->format, json_object_get_double(v) * col->print_scale);
+				if (col->recovered && json_object_object_get_ex(row, "admin_recovered", &v) && v &&
+				    !json_object_get_boolean(v))
+					snprintf(cell, sizeof(cell), "never");
+				at += snprintf(line + at, sizeof(line) - at, " %*s", col->width, cell);
+			}
+			ktap_diag("debate: %s", line);
 		}
 	}
 }
