@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A task's setup in order (limits, pinning, NUMA, mlockall, cgroup, class), the start barrier, its role. */
 #include "task.h"
+#include "role_table.h"
 #include "roles.h"
 #include "spin_measure.h"
 
@@ -145,32 +146,7 @@ static void place_and_schedule(struct task_record *rec)
 
 static void run_role(struct window_shm *shm, struct task_record *rec)
 {
-	static void (*const bodies[ROLE_COUNT])(struct window_shm *, struct task_record *) = {
-		[ROLE_HOG] = role_spin,
-		[ROLE_VICTIM] = role_spin,
-		[ROLE_NOISE] = role_spin,
-		[ROLE_PROBE] = role_probe,
-		[ROLE_PERIODIC] = role_periodic,
-		[ROLE_ADMIN] = role_admin,
-		[ROLE_BURST_HOG] = role_burst_hog,
-		[ROLE_KERNEL_WORK] = role_kernel_work,
-		[ROLE_CALIBRATE] = role_calibrate,
-		[ROLE_CYCLICTEST] = role_cyclictest,
-		[ROLE_LOAD] = role_load,
-		[ROLE_INVALID_WRITES] = role_invalid_writes,
-	};
-
-	bodies[rec->config.role](shm, rec);
-}
-
-void role_spin(struct window_shm *shm, struct task_record *rec)
-{
-	if (shm->lead_ns < shm->start_ns || rec->config.early_ns) {
-		while (mono_ns() < shm->start_ns)
-			;
-		rec->cpu_at_start_ns = thread_cpu_ns();
-	}
-	spin_measure(rec, shm->start_ns, shm->end_ns);
+	role_info(rec->config.role)->body(shm, rec);
 }
 
 void task_main(struct window_shm *shm, struct task_record *rec)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* `rtthrottle list [scenarios|policies|quantities]`: the catalogue, one line each. */
+/* `rtthrottle list [scenarios|policies|quantities|roles]`: the catalogue, one line each. */
 #include "commands.h"
 #include "policy.h"
 #include "quantity.h"
@@ -12,11 +12,12 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: rtthrottle list [--scenario-file PATH]... [scenarios|policies|quantities]\n\n"
+	fprintf(out, "Usage: rtthrottle list [--scenario-file PATH]... [scenarios|policies|quantities|roles]\n\n"
 		     "Lists the scenarios (with their default policies and suites) and the policies\n"
 		     "(runtime/period and where each comes from). Without an argument, both.\n"
 		     "'quantities': the model quantities a scenario's checks may name in expect,\n"
-		     "tolerance, detects and if, with their unit and meaning.\n"
+		     "tolerance, detects and if, with their unit and meaning. 'roles': the task roles a\n"
+		     "scenario may use, with their parameters and defaults.\n"
 		     "Scenarios are the JSON files in %s (set RTTHROTTLE_SCENARIO_DIR\n"
 		     "to use another folder) plus any --scenario-file.\n", scenario_dir());
 }
@@ -67,6 +68,26 @@ static void list_quantities(void)
 		       q[i].needs_cgroup ? " (a task in a cgroup only)" : "");
 }
 
+static void list_roles(void)
+{
+	printf("Task roles (a scenario task's \"role\"; its \"params\", with their defaults):\n");
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		const struct role_info *ri = role_info((enum task_role)r);
+
+		if (!ri->in_scenarios)
+			continue;
+		printf("  %-15s %s\n", ri->name, ri->doc);
+		for (int i = 0; ri->params[i].name; i++) {
+			const struct role_param *p = &ri->params[i];
+
+			if (p->shown)
+				printf("  %-15s   %s (default %s): %s\n", "", p->name, p->shown, p->doc);
+			else
+				printf("  %-15s   %s (default %g): %s\n", "", p->name, p->fallback, p->doc);
+		}
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option options[] = { { "help", no_argument, NULL, 'h' },
@@ -99,6 +120,10 @@ int cmd_list(int argc, char **argv)
 		list_quantities();
 		return EXIT_ALL_PASSED;
 	}
+	if (optind < argc && !strcmp(argv[optind], "roles")) {
+		list_roles();
+		return EXIT_ALL_PASSED;
+	}
 	if (optind == argc || !strcmp(argv[optind], "scenarios"))
 		list_scenarios();
 	if (optind == argc)
@@ -106,7 +131,7 @@ int cmd_list(int argc, char **argv)
 	if (optind == argc || !strcmp(argv[optind], "policies"))
 		list_policies();
 	else if (strcmp(argv[optind], "scenarios")) {
-		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios, policies or quantities)\n", argv[optind]);
+		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios, policies, quantities or roles)\n", argv[optind]);
 		return EXIT_USAGE;
 	}
 	return EXIT_ALL_PASSED;

@@ -70,7 +70,8 @@ static bool lookup(void *ctx, const char *name, double *v)
 		}
 		if (s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[lc->task].name, s->sweep_task))
 			return true;
-		return json_object_object_get_ex(s->tasks[lc->task].params, name, NULL);
+		return json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) ||
+		       role_param_find(s->tasks[lc->task].role, name);
 	}
 	if (quantity(lc, name, v))
 		return true;
@@ -97,8 +98,9 @@ static bool lookup(void *ctx, const char *name, double *v)
 		*v = lc->jc->sweep_value;
 		return true;
 	}
-	if (json_object_object_get_ex(s->tasks[lc->task].params, name, NULL)) {
-		*v = scenario_param(&s->tasks[lc->task], name, 0);
+	/* A parameter the scenario gives, or one the task's role takes, at its default. */
+	if (json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) || role_param_find(s->tasks[lc->task].role, name)) {
+		*v = task_param(&s->tasks[lc->task], name);
 		return true;
 	}
 	return false;

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "role_table.h"
 #include "expect.h"
 #include "grid.h"
 #include "policy.h"
@@ -116,6 +117,5 @@ bool scenario_in_suite(const struct scenario *s, const char *suite);
 bool suite_known(const char *suite);
 const char *scenario_dir(void);
 
-const char *role_name(enum task_role role);
 
 #endif

@@ -18,31 +18,6 @@
 
 static const char *const suites[] = { "quick", "full", "debate" };
 
-static const char *const role_names[ROLE_COUNT] = {
-	[ROLE_HOG] = "hog", [ROLE_VICTIM] = "victim", [ROLE_NOISE] = "noise", [ROLE_PROBE] = "probe",
-	[ROLE_PERIODIC] = "periodic", [ROLE_ADMIN] = "admin", [ROLE_BURST_HOG] = "burst-hog",
-	[ROLE_KERNEL_WORK] = "kernel-work", [ROLE_CALIBRATE] = "calibrate", [ROLE_CYCLICTEST] = "cyclictest",
-	[ROLE_LOAD] = "load", [ROLE_INVALID_WRITES] = "invalid-writes",
-};
-
-/* Which parameters each role takes: anything else in "params" is a typo worth an error. */
-static const char *const role_params[ROLE_COUNT] = {
-	[ROLE_HOG] = "rttime_soft_us,rttime_hard_us",
-	[ROLE_VICTIM] = "running_before_ms",
-	[ROLE_PROBE] = "interval_us,phase_us",
-	[ROLE_PERIODIC] = "period_us,utilisation,dl_runtime_us,dl_period_us",
-	[ROLE_ADMIN] = "act_at_ms,target",
-	[ROLE_BURST_HOG] = "burst_ms,every_ms",
-	[ROLE_KERNEL_WORK] = "interval_us",
-	[ROLE_CYCLICTEST] = "interval_us,histogram_us",
-	[ROLE_INVALID_WRITES] = "act_at_ms",
-};
-
-const char *role_name(enum task_role role)
-{
-	return role < ROLE_COUNT ? role_names[role] : "unknown";
-}
-
 struct parser {
 	const char *file;
 	char field[96];
@@ -206,9 +181,12 @@ static bool parse_params(struct parser *pr, json_object *task, struct scenario_t
 	if (!json_object_is_type(params, json_type_object))
 		return bad(pr, "\"params\" must be an object");
 	json_object_object_foreach(params, key, val) {
-		if (!role_params[t->role] || !word_in_list(role_params[t->role], key))
-			return bad(pr, "role %s takes no parameter \"%s\" (it takes: %s)", role_names[t->role], key,
-				   role_params[t->role] && *role_params[t->role] ? role_params[t->role] : "none");
+		if (!role_param_find(t->role, key)) {
+			char takes[128];
+
+			role_params_list(t->role, takes, sizeof(takes));
+			return bad(pr, "role %s takes no parameter \"%s\" (it takes: %s)", role_name(t->role), key, takes);
+		}
 		if (judge_is_quantity(key))
 			return bad(pr, "parameter \"%s\" would hide the model quantity of that name", key);
 		if (!strcmp(key, "target")) {
@@ -224,7 +202,8 @@ static bool parse_params(struct parser *pr, json_object *task, struct scenario_t
 	}
 	if (t->role == ROLE_PROBE && json_object_object_get_ex(params, "phase_us", &phase)) {
 		double interval = json_object_object_get_ex(params, "interval_us", &interval_obj)
-					  ? json_object_get_double(interval_obj) : 1000;
+					  ? json_object_get_double(interval_obj)
+					  : role_param_find(ROLE_PROBE, "interval_us")->fallback;
 
 		if (json_object_get_double(phase) >= interval)
 			return bad(pr, "params.phase_us = %g must be below interval_us (%g)",
@@ -263,12 +242,13 @@ static bool parse_task(struct parser *pr, json_object *obj, struct scenario *s, 
 	    !get_string(pr, obj, "cpu", false, cpu, sizeof(cpu)) ||
 	    !get_string(pr, obj, "cgroup", false, t->cgroup, sizeof(t->cgroup)))
 		return false;
-	t->role = ROLE_COUNT;
-	for (int r = 0; r < ROLE_COUNT; r++)
-		if (!strcmp(role, role_names[r]) && r != ROLE_NOISE && r != ROLE_CALIBRATE && r != ROLE_LOAD)
-			t->role = r;
-	if (t->role == ROLE_COUNT)
-		return bad(pr, "unknown role \"%s\" (hog, victim, probe, periodic, admin, burst-hog, kernel-work, cyclictest, invalid-writes)", role);
+	t->role = role_by_name(role);
+	if (t->role == ROLE_COUNT) {
+		char names[192];
+
+		role_names_list(names, sizeof(names));
+		return bad(pr, "unknown role \"%s\" (%s)", role, names);
+	}
 	if (!strcmp(cls, "fifo"))
 		t->sched_policy = SCHED_FIFO;
 	else if (!strcmp(cls, "rr"))
@@ -440,8 +420,8 @@ static bool parse_sweep(struct parser *pr, json_object *obj, struct scenario *s)
 	t = scenario_task_index(s, s->sweep_task);
 	if (t < 0)
 		return bad(pr, "task \"%s\" is not one of the scenario's tasks", s->sweep_task);
-	if (!role_params[s->tasks[t].role] || !word_in_list(role_params[s->tasks[t].role], s->sweep_param))
-		return bad(pr, "role %s takes no parameter \"%s\"", role_names[s->tasks[t].role], s->sweep_param);
+	if (!role_param_find(s->tasks[t].role, s->sweep_param))
+		return bad(pr, "role %s takes no parameter \"%s\"", role_name(s->tasks[t].role), s->sweep_param);
 	if (!json_object_object_get_ex(obj, "values", &values) || !json_object_is_type(values, json_type_array) ||
 	    json_object_array_length(values) == 0 || json_object_array_length(values) > SCENARIO_SWEEP_MAX)
 		return bad(pr, "\"values\" must be an array of 1 to %d numbers", SCENARIO_SWEEP_MAX);

@@ -155,8 +155,8 @@ json_object *cyclictest_latency_json(const struct cyclictest_result *r)
 
 void cyclictest_configure(const struct scenario_task *t, struct task_config *c)
 {
-	c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
-	c->histogram_us = (uint64_t)scenario_param(t, "histogram_us", CYCLICTEST_HISTOGRAM_US);
+	c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
+	c->histogram_us = (uint64_t)task_param(t, "histogram_us");
 	c->avoid_cpu = c->cpu;	/* only its measuring thread goes there (-a) */
 }
 

@@ -15,7 +15,6 @@
 #include "scenario.h"
 #include "task_shm.h"
 
-#define CYCLICTEST_HISTOGRAM_US 100000	/* -h: p99 stays inside it up to 100 ms latencies */
 
 struct cyclictest_result {
 	struct latency_stats latency;	/* count = cycles; the histogram's samples only in buckets */

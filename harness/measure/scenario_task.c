@@ -20,3 +20,10 @@ double scenario_param(const struct scenario_task *t, const char *name, double fa
 		return fallback;
 	return json_object_get_double(v);
 }
+
+double task_param(const struct scenario_task *t, const char *name)
+{
+	const struct role_param *p = role_param_find(t->role, name);
+
+	return scenario_param(t, name, p ? p->fallback : 0);
+}

@@ -12,5 +12,7 @@
 int scenario_task_index(const struct scenario *s, const char *name);
 /* A task parameter, or `fallback` when absent. */
 double scenario_param(const struct scenario_task *t, const char *name, double fallback);
+/* A parameter of the task's role: the scenario's value, or the role's default (role_table.c); 0 for one it does not take. */
+double task_param(const struct scenario_task *t, const char *name);
 
 #endif

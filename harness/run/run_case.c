@@ -472,48 +472,48 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		c->priority = t->priority;
 		if (t->cgroup[0])
 			cgroups_dir_name(t->cgroup, c->cgroup, sizeof(c->cgroup));
-		c->rttime_soft_us = (uint64_t)scenario_param(t, "rttime_soft_us", 0);
-		c->rttime_hard_us = (uint64_t)scenario_param(t, "rttime_hard_us", 0);
+		c->rttime_soft_us = (uint64_t)task_param(t, "rttime_soft_us");
+		c->rttime_hard_us = (uint64_t)task_param(t, "rttime_hard_us");
 		c->may_be_killed = c->rttime_hard_us > 0;
 		switch (t->role) {
 		case ROLE_VICTIM:
-			c->early_ns = (uint64_t)(scenario_param(t, "running_before_ms", 0) * 1e6);
+			c->early_ns = (uint64_t)(task_param(t, "running_before_ms") * 1e6);
 			break;
 		case ROLE_PROBE:
-			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 1000) * 1000);
+			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
 			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);
-			c->phase_ns = (uint64_t)(scenario_param(t, "phase_us", 0) * 1000);
+			c->phase_ns = (uint64_t)(task_param(t, "phase_us") * 1000);
 			break;
 		case ROLE_KERNEL_WORK:
-			c->interval_ns = (uint64_t)(scenario_param(t, "interval_us", 100000) * 1000);
+			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
 			break;
 		case ROLE_PERIODIC:
-			c->interval_ns = (uint64_t)(scenario_param(t, "period_us", 10000) * 1000);
+			c->interval_ns = (uint64_t)(task_param(t, "period_us") * 1000);
 			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
 					      ? s->sweep_values[sweep]
-					      : scenario_param(t, "utilisation", 0.5);
+					      : task_param(t, "utilisation");
 			c->throttle_gap_ns = (uint64_t)(periodic_throttle_gap_us(limiter, &ctx->noise, ctx->model.tick_us,
 										 utilisation) * 1000);
-			c->work_cpu_ns = (uint64_t)(utilisation * scenario_param(t, "period_us", 10000) * 1000);
+			c->work_cpu_ns = (uint64_t)(utilisation * task_param(t, "period_us") * 1000);
 			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
-			c->dl_runtime_ns = (uint64_t)(scenario_param(t, "dl_runtime_us", 0) * 1000);
-			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", scenario_param(t, "period_us", 10000)) * 1000);
+			c->dl_runtime_ns = (uint64_t)(task_param(t, "dl_runtime_us") * 1000);
+			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", task_param(t, "period_us")) * 1000);
 			break;
 		case ROLE_ADMIN:
-			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 500) * 1e6);
+			c->act_at_ns = (uint64_t)(task_param(t, "act_at_ms") * 1e6);
 			c->target = json_object_object_get_ex(t->params, "target", &target)
 					    ? scenario_task_index(s, json_object_get_string(target))
 					    : 0;
 			break;
 		case ROLE_INVALID_WRITES:
-			c->act_at_ns = (uint64_t)(scenario_param(t, "act_at_ms", 100) * 1e6);
+			c->act_at_ns = (uint64_t)(task_param(t, "act_at_ms") * 1e6);
 			break;
 		case ROLE_CYCLICTEST:
 			cyclictest_configure(t, c);
 			break;
 		case ROLE_BURST_HOG:
-			c->burst_ns = (uint64_t)(scenario_param(t, "burst_ms", 2000) * 1e6);
-			c->burst_every_ns = (uint64_t)(scenario_param(t, "every_ms", 4000) * 1e6);
+			c->burst_ns = (uint64_t)(task_param(t, "burst_ms") * 1e6);
+			c->burst_every_ns = (uint64_t)(task_param(t, "every_ms") * 1e6);
 			/* The limit's interval: how long what a burst spent may still throttle after it. */
 			c->interval_ns = (uint64_t)(limiter->interval_us * 1000);
 			break;

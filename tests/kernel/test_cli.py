@@ -35,6 +35,14 @@ def test_list_names_scenarios_and_policies():
         assert name in proc.stdout, name
 
 
+def test_list_roles_names_each_role_with_its_parameters():
+    proc = rtt.run(["list", "roles"])
+    assert proc.returncode == 0, proc.stderr
+    for text in ("hog", "burst-hog", "interval_us (default 1000)", "act_at_ms (default 500)", "act_at_ms (default 100)"):
+        assert text in proc.stdout, text
+    assert "noise" not in proc.stdout.split() and rtt.run(["list", "nonsense"]).returncode == 2
+
+
 def test_list_quantities_documents_every_name_the_scenarios_use():
     """Every model quantity a shipped check names is listed with a unit and a meaning."""
     import glob
