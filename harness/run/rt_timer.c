@@ -10,11 +10,13 @@
  *  #4: <0000000058e0b946>, sched_rt_period_timer, S:01
  *  # expires at 36594306085651-36594306085651 nsecs [in 742907098 to 742907098 nsecs]
  * The root group's timer and each RT group's are all named so; the latest expiry covers them.
+ * A kernel without kallsyms prints each function as its address (0xffffffff...): its RT
+ * timers cannot be told from the others, so nothing can be told.
  */
 bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
 {
 	char line[512];
-	bool saw_cpu = false, next_is_ours = false;
+	bool saw_cpu = false, next_is_ours = false, unnamed = false;
 
 	memset(out, 0, sizeof(*out));
 	while (fgets(line, sizeof(line), f)) {
@@ -23,6 +25,8 @@ bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
 
 		if (!strncmp(line, "cpu: ", 5))
 			saw_cpu = true;
+		if (strstr(line, ">, 0x"))
+			unnamed = true;
 		if (strstr(line, ", sched_rt_period_timer,")) {
 			next_is_ours = true;
 			continue;
@@ -37,7 +41,7 @@ bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
 			out->last_in_ns = hard;
 		out->armed = true;
 	}
-	return saw_cpu;
+	return saw_cpu && !unnamed;
 }
 
 bool rt_timer_read(struct rt_timer_state *out)

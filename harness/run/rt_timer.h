@@ -17,7 +17,8 @@ struct rt_timer_state {
 
 /*
  * Reads the timer list in f (the format of /proc/timer_list). False when it names no CPU's
- * timers at all (not that file, or cut short): nothing can be told then.
+ * timers at all (not that file, or cut short), or names functions only by address (a kernel
+ * without kallsyms): nothing can be told then.
  */
 bool rt_timer_parse(FILE *f, struct rt_timer_state *out);
 /* rt_timer_parse of /proc/timer_list; false when it cannot be read. */

@@ -49,6 +49,10 @@ TEST(rt_timer_latest_expiry_of_every_rt_period_timer)
 	CHECK(parse_text(firing, &t) && t.armed && t.last_in_ns == -1200, "a timer being fired: in %lld ns",
 	      (long long)t.last_in_ns);
 	CHECK(!parse_text("not a timer list\n", &t) && !parse_text("", &t), "text with no CPU reads as a list");
+	/* Without kallsyms every function is an address: an RT timer cannot be told from others. */
+	CHECK(!parse_text("cpu: 0\n active timers:\n #0: <00000000d898890c>, 0xffffffff8110a2b0, S:01\n"
+			  " # expires at 2-2 nsecs [in 1 to 1 nsecs]\n", &t),
+	      "a list of addresses reads as telling the RT timers apart");
 }
 
 TEST(rt_timer_live_file_reads)
