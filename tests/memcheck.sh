@@ -52,6 +52,8 @@ check 0 "info --compact" "${wrapper[@]}" "$bin" info --compact
 check 0 "list" "${wrapper[@]}" "$bin" list
 check 0 "list scenarios" "${wrapper[@]}" "$bin" list scenarios
 check 0 "list policies" "${wrapper[@]}" "$bin" list policies
+check 0 "list quantities" "${wrapper[@]}" "$bin" list quantities
+check 0 "list roles" "${wrapper[@]}" "$bin" list roles
 check 2 "no command" "${wrapper[@]}" "$bin"
 check 2 "unknown command" "${wrapper[@]}" "$bin" frobnicate
 check 2 "list nonsense" "${wrapper[@]}" "$bin" list nonsense
@@ -68,6 +70,7 @@ out=(--output "$tmp/r.json")
 run_bad "--runtime-us abc" --runtime-us abc "${out[@]}"
 run_bad "--runtime-us > period" --runtime-us 1200000 --period-us 1000000 "${out[@]}"
 run_bad "--runtime-us -5" --runtime-us -5 "${out[@]}"
+run_bad "--settle bogus" --settle bogus "${out[@]}"
 run_bad "--runtime-us overflow" --runtime-us 99999999999999999999 "${out[@]}"
 run_bad "--period-us 0" --period-us 0 --runtime-us 1 "${out[@]}"
 run_bad "--period-us alone" --period-us 1000 "${out[@]}"

@@ -95,6 +95,7 @@ BAD_INPUTS = [
     (["--suite", "bogus"], "bogus"),
     (["--suite", "quick", "--scenario", "fifo-hog-share"], "both choose"),
     (["--duration", "-3"], "--duration"),
+    (["--settle", "sometimes"], "--settle"),
     (["--repeat", "0"], "--repeat"),
     (["--output", "/nonexistent-folder/r.json"], "/nonexistent-folder"),
     (["--output", "/proc/r.json"], "/proc"),
