@@ -634,7 +634,7 @@ static int run_exit_status(const struct run_ctx *ctx, int status, bool restored_
 
 static const char *settle_mode_name(enum settle_mode mode)
 {
-	return mode == SETTLE_NONE ? "none" : mode == SETTLE_PERIOD ? "period" : "timer";
+	return mode == SETTLE_NONE ? "none" : mode == SETTLE_TIMER ? "timer" : "period";
 }
 
 /* The document's head: run id, the kernel's facts and model, the system, the CPUs, privileges. */
