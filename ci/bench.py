@@ -634,8 +634,8 @@ def fig_efficiency(b, quick, quick_meas, one, one_meas):
                            "one_setup_teardown_ms": overhead_ms}
     b.figure("quick_ratio", "5. quick suite wall / measuring windows (settle included)", ratio_all, "<= 1.15",
              ratio_all <= 1.15, "",
-             f"(wall {quick_meas['wall_s']:.1f} s, windows {w:.1f} s, settle {s:.1f} s waited for the RT period"
-             f" timers; without the settle {ratio_ns:.2f}; setup + teardown of a one-scenario run"
+             f"(wall {quick_meas['wall_s']:.1f} s, windows {w:.1f} s, settle {s:.1f} s (the run's settle_s);"
+             f" without the settle {ratio_ns:.2f}; setup + teardown of a one-scenario run"
              f" {overhead_ms:.0f} ms)")
 
 
