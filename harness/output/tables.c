@@ -120,16 +120,17 @@ static bool worst(json_object *results, const char *scenario, const char *policy
 	return found;
 }
 
-/* The smallest admin "recovered" figure over the admin-recovery results of a policy. */
-static double least(json_object *results, const char *policy)
+/* The smallest value of a metric over the results of one scenario and policy (1 without any). */
+static double least(json_object *results, const char *scenario, const char *policy, const char *task,
+		    const char *path)
 {
 	double lowest = 1, v;
 
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i);
 
-		if (!strcmp(json_get_str(r, "scenario", ""), "admin-recovery") && !strcmp(policy_of(r).name, policy) &&
-		    result_task_metric(r, "admin", "recovered", &v))
+		if (!strcmp(json_get_str(r, "scenario", ""), scenario) && !strcmp(policy_of(r).name, policy) &&
+		    result_task_metric(r, task, path, &v))
 			lowest = fmin(lowest, v);
 	}
 	return lowest;
@@ -203,7 +204,7 @@ static void debate_cell(json_object *results, json_object *row, const char *poli
 	if (col->recovered) {
 		/* Recovered in every repetition: the least of the 0/1 figures, null without data. */
 		found = worst(results, col->scenario, policy, col->task, "recovered", &v);
-		json_object_object_add(row, "admin_recovered", found ? json_object_new_boolean(least(results, policy) > 0) : NULL);
+		json_object_object_add(row, "admin_recovered", found ? json_object_new_boolean(least(results, col->scenario, policy, col->task, "recovered") > 0) : NULL);
 	}
 }
 
