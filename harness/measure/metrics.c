@@ -33,6 +33,7 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
 	const struct gap_event *first = NULL, *last = NULL, *first_cut = NULL, *last_cut = NULL;
 	int n = 0, k = 0, k_lens = 0, n_cut = 0;
+	uint64_t run_from_ns = 0;	/* where the task's run before this gap began: the last gap's end */
 
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
@@ -56,11 +57,20 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 		/* A gap from the window's first instant was cut by the window: no length to judge. */
 		if (e->start_ns > 0) {
 			lens[k_lens++] = (double)e->len_ns / 1000.0;
-			if (!first_cut)
-				first_cut = e;
-			last_cut = e;
-			n_cut++;
+			/*
+			 * A victim's gap starts on the period grid only when the run before it was
+			 * a slot, at least the threshold (half the slot) long: a few microseconds the
+			 * fair server gave it mid-period, or the window's own start, split or begin
+			 * an RT run off the grid.
+			 */
+			if (e->start_ns - run_from_ns >= threshold_us * 1000.0) {
+				if (!first_cut)
+					first_cut = e;
+				last_cut = e;
+				n_cut++;
+			}
 		}
+		run_from_ns = e->start_ns + e->len_ns;
 		n++;
 	}
 	m->throttle_events = (uint64_t)n;

@@ -364,3 +364,43 @@ TEST(metrics_victim_periods_run_from_gap_starts)
 	CHECK(near(m.periods_span_s, 2.05), "hog: periods_span_s %g, want 2.05", m.periods_span_s);
 	free(rec);
 }
+
+/*
+ * A victim at 950000/1000000 whose last RT run the fair server split 10 us mid-period (seen
+ * right after a window that starved CFS: the server's state carries over). Its slots are
+ * 0.95-1.00 s, 1.95-2.00 s, 2.95-3.00 s; the RT runs (its gaps) 1.0-1.95 s, 2.0-2.95 s, and
+ * 3.0-3.5 s, 3.50001-3.95 s. Measured from the split's start the span would be 2.5 s holding
+ * two slots (0.040, as the alarm read); the split follows no slot, so the span ends at 3.0 s.
+ */
+TEST(metrics_victim_periods_skip_a_run_split_mid_period)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	rec->config.role = ROLE_VICTIM;
+	rec->config.window_ns = 5000000000ull;
+	rec->first_ns = 1000;
+	rec->last_ns = rec->first_ns + rec->config.window_ns;
+	rec->cpu_ns = 200000000ull;
+	add_long_gap(rec, 0, 950000000, 0);
+	add_long_gap(rec, 1000000000, 950000000, 50000000);
+	add_long_gap(rec, 2000000000, 950000000, 100000000);
+	add_long_gap(rec, 3000000000ull, 500000000, 150000000);
+	add_long_gap(rec, 3500010000ull, 449990000, 150010000);
+	metrics_compute(rec, 25000, &m);
+	CHECK(near(m.periods_span_s, 2.0), "periods_span_s %g, want 2.0 (to the last gap after a slot)",
+	      m.periods_span_s);
+	CHECK(near(m.cpu_share_periods, 0.05), "cpu_share_periods %g, want 0.05", m.cpu_share_periods);
+	/* A run at the window's start is no slot either: that gap begins where the window did. */
+	memset(&rec->gaps, 0, sizeof(rec->gaps));
+	add_long_gap(rec, 2000000, 948000000, 2000000);
+	add_long_gap(rec, 1000000000, 950000000, 52000000);
+	add_long_gap(rec, 2000000000, 950000000, 102000000);
+	metrics_compute(rec, 25000, &m);
+	CHECK(near(m.periods_span_s, 1.0) && near(m.cpu_share_periods, 0.05),
+	      "window start: span %g share %g, want 1.0 and 0.05", m.periods_span_s, m.cpu_share_periods);
+	free(rec);
+}
