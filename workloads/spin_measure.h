@@ -41,6 +41,11 @@ void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns);
 
 /* The whole window as one spin: hog, victim, noise. */
 void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns);
+/*
+ * An RT task leaves its class once its window is over (once: later calls do nothing), so the
+ * RT period timer firing at the window's end finds it gone and stops.
+ */
+void leave_rt_class(struct task_record *rec);
 
 /* Log2 bucket of a gap in microseconds (bucket 0 holds gaps below 2 us). */
 int gap_bucket(uint64_t len_ns);

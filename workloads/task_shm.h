@@ -52,6 +52,7 @@ enum load_tool {
 enum task_state {
 	TASK_CREATED,
 	TASK_READY,	/* set up, waiting for the start barrier */
+	TASK_WAITING,	/* past the barrier, asleep until its start (an RT task gets its class now) */
 	TASK_DONE,
 	TASK_FAILED,	/* setup failed: see error */
 };
@@ -204,6 +205,7 @@ struct task_record {
 	uint64_t first_ns, last_ns;
 	uint64_t cpu_ns;	/* the kernel's accounting: CLOCK_THREAD_CPUTIME_ID */
 	uint64_t cpu_at_start_ns;	/* thread CPU time when the window started (setup excluded) */
+	uint64_t left_rt_ns;	/* when an RT task left its class after its window; 0: it did not */
 	/* /proc/thread-self/schedstat's time on CPU at spin_begin/spin_end: a cross-check; 0: unread */
 	uint64_t schedstat_begin_ns, schedstat_end_ns;
 	uint64_t iterations;

@@ -25,6 +25,8 @@ bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
 
 		if (!strncmp(line, "cpu: ", 5))
 			saw_cpu = true;
+		if (sscanf(line, "now at %" SCNd64 " nsecs", &soft) == 1)
+			out->now_ns = soft;
 		if (strstr(line, ">, 0x"))
 			unnamed = true;
 		if (strstr(line, ", sched_rt_period_timer,")) {
@@ -42,6 +44,11 @@ bool rt_timer_parse(FILE *f, struct rt_timer_state *out)
 		out->armed = true;
 	}
 	return saw_cpu && !unnamed;
+}
+
+bool rt_timer_fired_since(const struct rt_timer_state *t, int64_t period_ns, uint64_t since_ns)
+{
+	return t->armed && t->now_ns > 0 && t->now_ns + t->last_in_ns - period_ns >= (int64_t)since_ns;
 }
 
 bool rt_timer_read(struct rt_timer_state *out)

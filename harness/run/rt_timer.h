@@ -13,6 +13,7 @@
 struct rt_timer_state {
 	bool armed;		/* some sched_rt_period_timer is queued */
 	int64_t last_in_ns;	/* the latest of their expiries, from now (may be < 0: firing) */
+	int64_t now_ns;		/* when the list was read (CLOCK_MONOTONIC), 0 if it does not say */
 };
 
 /*
@@ -21,6 +22,12 @@ struct rt_timer_state {
  * without kallsyms): nothing can be told then.
  */
 bool rt_timer_parse(FILE *f, struct rt_timer_state *out);
+/*
+ * Whether the armed timers last fired at or after `since_ns` (CLOCK_MONOTONIC): a timer of
+ * period `period_ns` that fires next at E fired last at E - period. False when the list did
+ * not say when it was read, or nothing is armed.
+ */
+bool rt_timer_fired_since(const struct rt_timer_state *t, int64_t period_ns, uint64_t since_ns);
 /* rt_timer_parse of /proc/timer_list; false when it cannot be read. */
 bool rt_timer_read(struct rt_timer_state *out);
 

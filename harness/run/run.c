@@ -682,7 +682,7 @@ static int run_windows_and_finish(struct run_ctx *ctx)
 	announce_grids(ctx);
 	ctx->trace = trace_open(ctx->opt->trace, ctx->opt->cpus, ctx->opt->cpu_count);
 	status = ctx->shm ? measure_all(ctx) : -1;
-	run_settle_due(ctx, NULL);	/* the next run starts on forgiven time too */
+	run_settle_due(ctx);	/* the next run starts on forgiven time too */
 	trace_close(ctx->trace);
 	private_dir_remove(2.0);
 

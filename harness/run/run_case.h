@@ -36,7 +36,7 @@ struct run_ctx {
 	int64_t settle_us;		/* waited between windows for the RT period timers */
 	bool settle_pending;		/* the last window's RT time may not be forgiven yet */
 	struct policy settle_policy;	/* that window's policy */
-	uint64_t settle_from_ns;	/* when its knobs were put back (its tasks had ended) */
+	uint64_t settle_left_ns;	/* a timer firing from then on forgives its RT time */
 	struct privileges priv;
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
@@ -45,10 +45,10 @@ struct run_ctx {
 };
 
 /*
- * Before a window under `next` (NULL: the run's end): waits, if it must, until the RT time the
- * last window ran up is forgiven (see run_case.c).
+ * Before a window, or at the run's end: waits, if it must, until the RT time the last window
+ * ran up is forgiven (see run_case.c).
  */
-void run_settle_due(struct run_ctx *ctx, const struct policy *next);
+void run_settle_due(struct run_ctx *ctx);
 /* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
 double run_lead_in_s(const struct scenario *s, const struct policy *p);
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

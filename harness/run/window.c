@@ -257,6 +257,41 @@ static bool lead_steps_due(const struct window_shm *shm, struct window_lead *lea
 	return true;
 }
 
+/*
+ * Gives each RT task its class while it sleeps until its start (task.c says why): a class
+ * changed while a task sleeps queues nothing, so the kernel's RT period timer starts at the
+ * window's first RT wake-up. It waits for the tasks to reach that sleep, until 1 ms before
+ * the earliest start; one not there yet gets its class anyway (the timer then starts early,
+ * which costs only a longer settle).
+ */
+static bool give_rt_classes(struct window_shm *shm, const pid_t *pids, int count, char *why, size_t why_len)
+{
+	uint64_t until = shm->lead_ns > 1000000 ? shm->lead_ns - 1000000 : 0;
+
+	for (int i = 0; i < count && now_ns() < until; i++) {
+		int policy = shm->task[i].config.sched_policy;
+
+		if (policy != SCHED_FIFO && policy != SCHED_RR)
+			continue;
+		while (atomic_load(&shm->task[i].state) == TASK_READY && now_ns() < until)
+			short_sleep();
+	}
+	for (int i = 0; i < count; i++) {
+		const struct task_config *c = &shm->task[i].config;
+		struct sched_param param = { .sched_priority = c->priority };
+
+		if (c->sched_policy != SCHED_FIFO && c->sched_policy != SCHED_RR)
+			continue;
+		if (sched_setscheduler(pids[i], c->sched_policy, &param)) {
+			snprintf(why, why_len, "task %s: sched_setscheduler(policy %d, priority %d): %s%s", c->name,
+				 c->sched_policy, c->priority, strerror(errno),
+				 errno == EPERM ? " (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
+			return false;
+		}
+	}
+	return true;
+}
+
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
 			      uint64_t duration_ns, uint64_t period_ns, struct window_lead *lead,
 			      struct window_busy *busy, char *why, size_t why_len)
@@ -298,6 +333,10 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 	shm->start_ns = shm->lead_ns + lead_ns;
 	shm->end_ns = shm->start_ns + duration_ns;
 	atomic_store(&shm->go, 1);
+	if (!give_rt_classes(shm, pids, count, why, why_len)) {
+		kill_all(pgid, pids, count);
+		return WINDOW_TASK_FAILED;
+	}
 
 	deadline = shm->end_ns + period_ns + REAP_MARGIN_NS;
 	while ((alive = reap(shm, pids, count)) != 0) {

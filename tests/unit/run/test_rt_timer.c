@@ -45,14 +45,31 @@ TEST(rt_timer_latest_expiry_of_every_rt_period_timer)
 	CHECK(parse_text(two_armed, &t) && t.armed && t.last_in_ns == 742907098,
 	      "two RT timers: armed %d, latest in %lld ns (the dl timer is no RT period timer)", t.armed,
 	      (long long)t.last_in_ns);
+	CHECK(t.now_ns == 36593575512842, "read at %lld ns", (long long)t.now_ns);
 	CHECK(parse_text(none_armed, &t) && !t.armed, "no RT timer: armed %d", t.armed);
-	CHECK(parse_text(firing, &t) && t.armed && t.last_in_ns == -1200, "a timer being fired: in %lld ns",
-	      (long long)t.last_in_ns);
+	CHECK(parse_text(firing, &t) && t.armed && t.last_in_ns == -1200 && !t.now_ns,
+	      "a timer being fired: in %lld ns, read at %lld", (long long)t.last_in_ns, (long long)t.now_ns);
 	CHECK(!parse_text("not a timer list\n", &t) && !parse_text("", &t), "text with no CPU reads as a list");
 	/* Without kallsyms every function is an address: an RT timer cannot be told from others. */
 	CHECK(!parse_text("cpu: 0\n active timers:\n #0: <00000000d898890c>, 0xffffffff8110a2b0, S:01\n"
 			  " # expires at 2-2 nsecs [in 1 to 1 nsecs]\n", &t),
 	      "a list of addresses reads as telling the RT timers apart");
+}
+
+/*
+ * A window whose RT tasks left at 3.000000 s; its 1 s timer, started by its first wake-up,
+ * fired at 3.000100 s and is armed for 4.000100 s: that firing came after they left.
+ */
+TEST(rt_timer_fired_since_the_tasks_left)
+{
+	struct rt_timer_state t = { .armed = true, .now_ns = 3050000000, .last_in_ns = 950100000 };
+
+	CHECK(rt_timer_fired_since(&t, 1000000000, 3000000000ull), "fired at 3.0001 s, after 3.0 s");
+	CHECK(!rt_timer_fired_since(&t, 1000000000, 3000200000ull), "fired at 3.0001 s, before 3.0002 s");
+	t.now_ns = 0;
+	CHECK(!rt_timer_fired_since(&t, 1000000000, 3000000000ull), "a list that does not say when it was read");
+	t = (struct rt_timer_state){ .armed = false, .now_ns = 3050000000 };
+	CHECK(!rt_timer_fired_since(&t, 1000000000, 0), "nothing armed");
 }
 
 TEST(rt_timer_live_file_reads)
