@@ -273,3 +273,55 @@ TEST(compare_json_has_rows_and_limits)
 	json_object_put(root);
 	pair_free(&p);
 }
+
+/* Writes one result of rt-probe-collateral.unlimited: the probe's median latency and misses. */
+static bool write_probe_result(const char *path, double p50_us, int misses)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fprintf(f, "{\"schema_version\": 1, \"results\": [{\"scenario\": \"rt-probe-collateral\","
+		" \"policy\": {\"name\": \"unlimited\", \"runtime_us\": -1, \"period_us\": 1000000}, \"verdict\": \"pass\","
+		" \"tasks\": [{\"name\": \"probe\", \"role\": \"probe\", \"metrics\": {\"latency_us\": {\"p50\": %g},"
+		" \"deadline_misses\": %d}}],"
+		" \"checks\": [{\"task\": \"probe\", \"metric\": \"latency_us.p50\", \"unit\": \"us\", \"measured\": %g,"
+		" \"expected\": 1000, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"pass\"},"
+		" {\"task\": \"probe\", \"metric\": \"deadline_misses\", \"unit\": \"count\", \"measured\": %d,"
+		" \"expected\": 0, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"%s\"}]}]}\n",
+		p50_us, misses, p50_us, misses, misses ? "fail" : "pass");
+	return fclose(f) == 0;
+}
+
+/*
+ * Two runs of one unmodified kernel under an emulator: the probe's median latency 98 and
+ * 144 us. Its only check bounds it at a quarter tick with tolerance 0, which is no band for
+ * how a time varies: not judged, where the 10% minimum effect called it a regression. A count
+ * with a tolerance-0 check keeps its band of one event.
+ */
+TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
+{
+	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+	struct pair p;
+	const struct compare_row *r;
+
+	memset(&p, 0, sizeof(p));
+	if (!mkdtemp(dir))
+		return;
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	CHECK(write_probe_result(a, 98, 0) && write_probe_result(b, 144, 3), "fixtures written");
+	CHECK(result_file_read(a, &p.base) && result_file_read(b, &p.new), "fixtures read");
+	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
+	CHECK(p.ok, "compare refused");
+	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "latency_us.p50");
+	CHECK(r && r->verdict == VERDICT_UNJUDGED, "the median latency: %s", r ? verdict_name(r->verdict) : "no row");
+	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses");
+	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_CHECK_BAND, "misses 0 -> 3: %s",
+	      r ? verdict_name(r->verdict) : "no row");
+	pair_free(&p);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
