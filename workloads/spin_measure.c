@@ -233,9 +233,7 @@ void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns)
 
 /*
  * Leaves the RT class as soon as the task's window is over, before exiting (unlocking its
- * memory takes longer): the RT period timer, started by the window's first RT wake-up, fires
- * just after the window's end, then finds no RT task queued and stops; the next window need
- * not wait for another firing.
+ * memory takes longer): RT time it runs up past the end is what the settle must wait for.
  */
 void leave_rt_class(struct task_record *rec)
 {

@@ -99,6 +99,7 @@ static void set_deadline(struct task_record *rec)
 static void place_and_schedule(struct task_record *rec)
 {
 	const struct task_config *c = &rec->config;
+	struct sched_param param = { .sched_priority = 0 };
 	cpu_set_t set;
 
 	/*
@@ -133,16 +134,14 @@ static void place_and_schedule(struct task_record *rec)
 			task_fail(rec, "setpriority(nice %d): %s", c->priority, strerror(errno));
 		return;
 	}
-	/*
-	 * A deadline task takes its class at the start barrier (task_main). An RT task is given
-	 * its class by the harness while it sleeps until its start (window_run): any RT task
-	 * that wakes starts the kernel's RT period timer, so one polling the barrier as RT would
-	 * set the periods' phase tens of ms before the window, which would then end just past a
-	 * timer firing with its tasks still queued, and the next window would wait a whole
-	 * period for the timer to stop. Until then it waits at the highest CFS weight.
-	 */
-	if (c->sched_policy != SCHED_DEADLINE)
-		setpriority(PRIO_PROCESS, 0, -20);	/* refused, it only starts less promptly */
+	/* A deadline task takes its class at the start barrier (task_main). */
+	if (c->sched_policy == SCHED_DEADLINE)
+		return;
+	param.sched_priority = c->priority;
+	if (sched_setscheduler(0, c->sched_policy, &param))
+		task_fail(rec, "sched_setscheduler(policy %d, priority %d): %s%s", c->sched_policy,
+		     c->priority, strerror(errno),
+		     errno == EPERM ? " (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
 }
 
 static void run_role(struct window_shm *shm, struct task_record *rec)
@@ -191,7 +190,6 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 			.tv_nsec = (long)(from % 1000000000ull),
 		};
 
-		atomic_store(&rec->state, TASK_WAITING);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
 			;
 	}

@@ -52,7 +52,6 @@ enum load_tool {
 enum task_state {
 	TASK_CREATED,
 	TASK_READY,	/* set up, waiting for the start barrier */
-	TASK_WAITING,	/* past the barrier, asleep until its start (an RT task gets its class now) */
 	TASK_DONE,
 	TASK_FAILED,	/* setup failed: see error */
 };

@@ -51,6 +51,15 @@ bool rt_timer_fired_since(const struct rt_timer_state *t, int64_t period_ns, uin
 	return t->armed && t->now_ns > 0 && t->now_ns + t->last_in_ns - period_ns >= (int64_t)since_ns;
 }
 
+uint64_t rt_timer_last_firing_by(const struct rt_timer_state *t, int64_t period_ns, uint64_t by_ns)
+{
+	int64_t next = t->now_ns + t->last_in_ns;
+
+	if (!t->armed || t->now_ns <= 0 || period_ns <= 0 || next > (int64_t)by_ns)
+		return 0;
+	return (uint64_t)(next + ((int64_t)by_ns - next) / period_ns * period_ns);
+}
+
 bool rt_timer_read(struct rt_timer_state *out)
 {
 	FILE *f = fopen("/proc/timer_list", "re");

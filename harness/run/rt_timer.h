@@ -28,6 +28,12 @@ bool rt_timer_parse(FILE *f, struct rt_timer_state *out);
  * not say when it was read, or nothing is armed.
  */
 bool rt_timer_fired_since(const struct rt_timer_state *t, int64_t period_ns, uint64_t since_ns);
+/*
+ * The last firing at or before `by_ns` (CLOCK_MONOTONIC) of the armed timers, their next at
+ * t->now_ns + t->last_in_ns and the ones after a period_ns apart; 0 when none comes by then
+ * (or the list did not say when it was read, or nothing is armed).
+ */
+uint64_t rt_timer_last_firing_by(const struct rt_timer_state *t, int64_t period_ns, uint64_t by_ns);
 /* rt_timer_parse of /proc/timer_list; false when it cannot be read. */
 bool rt_timer_read(struct rt_timer_state *out);
 

@@ -109,23 +109,25 @@ static int64_t wait_rt_timers(int firings, int64_t bound_us, int64_t period_us, 
 }
 
 /*
- * From when a firing of the RT period timer forgives the window's RT time: its end. An RT task
- * throttled at the end runs on only when that firing lets it, and leaves within a millisecond
- * (measured: 1.0-1.1 ms, the hog at 950000/1000000 after 3 whole periods); one that left
- * later than a tick after the end, or cannot say (killed), may have run up more after it:
- * then from when it left, or now.
+ * From when a firing of the RT period timer forgives the window's RT time: when its last RT
+ * task left the class (a task killed mid-window: when it was reaped). One throttled at the
+ * window's end runs on only when that firing lets it, and leaves within a millisecond or so
+ * (measured 1.0-1.1 ms, the hog at 950000/1000000 after 3 whole periods): leaving within a
+ * tick of the end counts as at the end. A window without RT tasks ran up nothing: 0.
  */
 static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
 {
-	uint64_t from = shm->end_ns;
+	uint64_t from = 0;
 
 	for (int i = 0; i < shm->task_count; i++) {
 		const struct task_record *t = &shm->task[i];
-		uint64_t at = t->left_rt_ns ? t->left_rt_ns : now_ns();
+		uint64_t at = t->left_rt_ns ? t->left_rt_ns : t->last_ns ? t->last_ns : now_ns();
 
 		if (t->config.sched_policy != SCHED_FIFO && t->config.sched_policy != SCHED_RR)
 			continue;
-		if (at > shm->end_ns + SETTLE_MARGIN_US * 1000ull && at > from)
+		if (at <= shm->end_ns + SETTLE_MARGIN_US * 1000ull && at > shm->end_ns)
+			at = shm->end_ns;
+		if (at > from)
 			from = at;
 	}
 	return from;
@@ -164,12 +166,11 @@ static void settle_after(struct run_ctx *ctx, const struct policy *p)
  * Before a window, or at the run's end: until every armed RT period timer has fired once since
  * the last window ended (rt_forgiven_from_ns; twice when its policy allowed more runtime than
  * the knobs now give: one firing forgives only the restored runtime), at most the longer of
- * the two periods (as when /proc/timer_list cannot be read). A window's RT tasks start an idle
- * timer as the window starts (window_run), so with a window a whole number of periods long it
- * fires as the window ends: no wait. A timer still armed from the window before keeps that
- * window's phase, and the wait is up to a period. Not waiting at all once the slot P - R had
- * passed under the same policy was not enough: a window after a hog RLIMIT_RTTIME killed ran
- * 1.18 s, then throttled 320 ms.
+ * the two periods (as when /proc/timer_list cannot be read). Under this rule a window ends
+ * just before a firing of the timer armed as it starts (struct window_align): that firing then
+ * counts, and there is no wait. Not waiting at all once the slot P - R had passed under the
+ * same policy was not enough: a window after a hog RLIMIT_RTTIME killed ran 1.18 s, then
+ * throttled 320 ms.
  */
 void run_settle_due(struct run_ctx *ctx)
 {
@@ -309,8 +310,8 @@ static double others_us(const struct run_ctx *ctx, int count, const struct windo
 }
 
 static enum window_status run_measure_led(struct run_ctx *ctx, const struct policy *p, struct lead_writes *w,
-					  const struct task_config *tasks, int count, double window_s, char *why,
-					  size_t why_len)
+					  struct window_align *align, const struct task_config *tasks, int count,
+					  double window_s, char *why, size_t why_len)
 {
 	enum window_status status = WINDOW_OK;
 	const struct policy *first = w ? w->policy[0] : p;
@@ -346,7 +347,8 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		 * may wait that long.
 		 */
 		status = window_run(ctx->shm, tasks, count, (uint64_t)(window_s * 1e9),
-				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, &edges, why, why_len);
+				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, align, &edges, why,
+				    why_len);
 		trace_window_end(ctx->trace);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
@@ -371,7 +373,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 enum window_status run_measure(struct run_ctx *ctx, const struct policy *p, const struct task_config *tasks,
 			       int count, double window_s, char *why, size_t why_len)
 {
-	return run_measure_led(ctx, p, NULL, tasks, count, window_s, why, why_len);
+	return run_measure_led(ctx, p, NULL, NULL, tasks, count, window_s, why, why_len);
 }
 
 static void case_name(char *buf, size_t len, const struct run_ctx *ctx, const struct scenario *s,
@@ -761,7 +763,10 @@ void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s
 bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
 	      bool may_retry)
 {
-	const double window_s = run_window_s(ctx->opt, s, p);
+	double window_s = run_window_s(ctx->opt, s, p);
+	/* Under the timer rule a window may end as the RT period timer fires (window.h). */
+	struct window_align align = { .period_ns = ctx->opt->settle == SETTLE_TIMER && p->runtime_us >= 0 &&
+						    !s->cgroup_count ? (uint64_t)p->period_us * 1000ull : 0 };
 	struct task_config tasks[TASKS_MAX];
 	json_object *res = case_json(s, p, sweep, rep), *arr, *metrics[TASKS_MAX] = { 0 };
 	char name[192], why[320] = "", cell[48], unjudged[1024];
@@ -790,8 +795,14 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	traced = trace_arm(ctx->trace, tasks, count, ctx->opt->cpu, window_s);
 	if (s->lead_in_count)
 		lead_writes_init(&lead, ctx, s, p);
-	status = run_measure_led(ctx, p, s->lead_in_count ? &lead : NULL, tasks, count, window_s, why, sizeof(why));
+	status = run_measure_led(ctx, p, s->lead_in_count ? &lead : NULL, &align, tasks, count, window_s, why,
+				 sizeof(why));
 	cgroups_remove(s);
+	if (status == WINDOW_OK && align.cut_ns) {
+		json_add_double(res, "window_asked_s", window_s);
+		window_s -= align.cut_ns / 1e9;
+		json_add_double(res, "window_s", window_s);	/* replaces the asked one in place */
+	}
 	if (s->lead_in_count && status == WINDOW_OK)
 		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
 	json_add_double(res, "steal_us", ctx->last_steal_us);

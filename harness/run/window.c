@@ -3,6 +3,7 @@
 #include "window.h"
 #include "cpu_stat.h"
 #include "guardian.h"
+#include "rt_timer.h"
 #include "signals.h"
 #include "task.h"
 #include "util.h"
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #define START_DELAY_NS 20000000ull	/* barrier release to window start */
+#define ALIGN_LEAD_NS 100000ull		/* an aligned window ends this long before the timer fires */
 #define REAP_MARGIN_NS 2000000000ull	/* after the window end and a period, before killing */
 #define SETUP_MARGIN_NS 3000000000ull	/* for the tasks to reach the barrier, beyond a period */
 #define STUCK_MARGIN_NS 500000000ull	/* after the window end and a period: an RT task is stuck */
@@ -258,43 +260,40 @@ static bool lead_steps_due(const struct window_shm *shm, struct window_lead *lea
 }
 
 /*
- * Gives each RT task its class while it sleeps until its start (task.c says why): a class
- * changed while a task sleeps queues nothing, so the kernel's RT period timer starts at the
- * window's first RT wake-up. It waits for the tasks to reach that sleep, until 1 ms before
- * the earliest start; one not there yet gets its class anyway (the timer then starts early,
- * which costs only a longer settle).
+ * Ends the window at the last firing of the RT period timer by its end, when the timer is armed
+ * as the window starts (struct window_align). RT tasks that run before the start (a lead-in,
+ * early RT spinners) run up RT time of their own: such a window ends as asked.
  */
-static bool give_rt_classes(struct window_shm *shm, const pid_t *pids, int count, char *why, size_t why_len)
+static void align_end(struct window_shm *shm, int count, struct window_align *align)
 {
-	uint64_t until = shm->lead_ns > 1000000 ? shm->lead_ns - 1000000 : 0;
+	const uint64_t duration = shm->end_ns - shm->start_ns;
+	uint64_t cap = duration / 10, firing;
+	struct rt_timer_state t;
 
-	for (int i = 0; i < count && now_ns() < until; i++) {
-		int policy = shm->task[i].config.sched_policy;
-
-		if (policy != SCHED_FIFO && policy != SCHED_RR)
-			continue;
-		while (atomic_load(&shm->task[i].state) == TASK_READY && now_ns() < until)
-			short_sleep();
-	}
+	align->cut_ns = 0;
+	if (!align->period_ns || shm->lead_ns != shm->start_ns)
+		return;
 	for (int i = 0; i < count; i++) {
 		const struct task_config *c = &shm->task[i].config;
-		struct sched_param param = { .sched_priority = c->priority };
 
-		if (c->sched_policy != SCHED_FIFO && c->sched_policy != SCHED_RR)
-			continue;
-		if (sched_setscheduler(pids[i], c->sched_policy, &param)) {
-			snprintf(why, why_len, "task %s: sched_setscheduler(policy %d, priority %d): %s%s", c->name,
-				 c->sched_policy, c->priority, strerror(errno),
-				 errno == EPERM ? " (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO)" : "");
-			return false;
-		}
+		if (c->early_ns && (c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR))
+			return;
 	}
-	return true;
+	if (cap > align->period_ns * 2 / 5)
+		cap = align->period_ns * 2 / 5;
+	if (!rt_timer_read(&t))
+		return;
+	firing = rt_timer_last_firing_by(&t, (int64_t)align->period_ns, shm->end_ns);
+	/* Just before the firing: it then comes after the end, and forgives the last period. */
+	if (firing > shm->start_ns + ALIGN_LEAD_NS && shm->end_ns - (firing - ALIGN_LEAD_NS) <= cap) {
+		align->cut_ns = shm->end_ns - (firing - ALIGN_LEAD_NS);
+		shm->end_ns = firing - ALIGN_LEAD_NS;
+	}
 }
 
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
 			      uint64_t duration_ns, uint64_t period_ns, struct window_lead *lead,
-			      struct window_busy *busy, char *why, size_t why_len)
+			      struct window_align *align, struct window_busy *busy, char *why, size_t why_len)
 {
 	const uint64_t setup_timeout_ns = SETUP_MARGIN_NS + period_ns;
 	pid_t pids[TASKS_MAX] = { 0 }, pgid = 0;
@@ -332,11 +331,9 @@ enum window_status window_run(struct window_shm *shm, const struct task_config *
 	shm->lead_ns = now_ns() + START_DELAY_NS;
 	shm->start_ns = shm->lead_ns + lead_ns;
 	shm->end_ns = shm->start_ns + duration_ns;
+	if (align)
+		align_end(shm, count, align);
 	atomic_store(&shm->go, 1);
-	if (!give_rt_classes(shm, pids, count, why, why_len)) {
-		kill_all(pgid, pids, count);
-		return WINDOW_TASK_FAILED;
-	}
 
 	deadline = shm->end_ns + period_ns + REAP_MARGIN_NS;
 	while ((alive = reap(shm, pids, count)) != 0) {

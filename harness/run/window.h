@@ -48,19 +48,33 @@ struct window_busy {
 	uint64_t tasks_at_start_ns, tasks_at_end_ns;
 };
 
+/* A reaped task's CPU time over its whole life, as wait4 reported it. */
+uint64_t task_life_cpu_ns(const struct task_record *t);
+
+/*
+ * A window that may end a little early, as the kernel's RT period timer fires: the timer,
+ * still armed from the window before, keeps that window's phase, and a window that ended
+ * between two firings leaves RT time run up that only the next firing forgives (the settle
+ * waits for it, up to a period). period_ns: the window's RT period (0: end as asked); the
+ * cut is at most a tenth of the window and 0.4 of a period (a period's fraction that cannot
+ * change how many periods the window holds). cut_ns is how much earlier it ended.
+ */
+struct window_align {
+	uint64_t period_ns;
+	uint64_t cut_ns;
+};
+
 /*
  * Runs `count` tasks for `duration_ns`; they must be at the start barrier within 3 s and
  * period_ns, the longest RT period in force (an RT task cannot set itself up while its CPU's
  * RT queue is throttled), and end within a period and 2 s of the window end; an RT task
  * still there a period and 0.5 s after it is moved to SCHED_OTHER (the kernel never gave it
  * its runtime back). Tasks share one process group, which is given to the guardian so it can
- * kill them if the harness dies. busy (may be NULL) is read at the window's edges.
+ * kill them if the harness dies. busy (may be NULL) is read at the window's edges; align (may
+ * be NULL) lets it end early (struct window_align).
  */
-/* A reaped task's CPU time over its whole life, as wait4 reported it. */
-uint64_t task_life_cpu_ns(const struct task_record *t);
-
 enum window_status window_run(struct window_shm *shm, const struct task_config *tasks, int count,
 			      uint64_t duration_ns, uint64_t setup_timeout_ns, struct window_lead *lead,
-			      struct window_busy *busy, char *why, size_t why_len);
+			      struct window_align *align, struct window_busy *busy, char *why, size_t why_len);
 
 #endif

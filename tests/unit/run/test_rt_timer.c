@@ -72,6 +72,26 @@ TEST(rt_timer_fired_since_the_tasks_left)
 	CHECK(!rt_timer_fired_since(&t, 1000000000, 0), "nothing armed");
 }
 
+/*
+ * A window from 10.0 s to 13.0 s under a 1 s period; the timer, armed from the window before,
+ * fires next at 10.93 s: its last firing by the end is at 12.93 s. Not armed, not said when
+ * read, or not firing before the end: none.
+ */
+TEST(rt_timer_last_firing_by_a_window_end)
+{
+	struct rt_timer_state t = { .armed = true, .now_ns = 10000000000, .last_in_ns = 930000000 };
+
+	CHECK(rt_timer_last_firing_by(&t, 1000000000, 13000000000ull) == 12930000000ull, "last firing %llu",
+	      (unsigned long long)rt_timer_last_firing_by(&t, 1000000000, 13000000000ull));
+	CHECK(rt_timer_last_firing_by(&t, 1000000000, 12930000000ull) == 12930000000ull, "a firing at the end itself");
+	CHECK(rt_timer_last_firing_by(&t, 1000000000, 10900000000ull) == 0, "none before the end");
+	CHECK(rt_timer_last_firing_by(&t, 0, 13000000000ull) == 0, "no period");
+	t.now_ns = 0;
+	CHECK(rt_timer_last_firing_by(&t, 1000000000, 13000000000ull) == 0, "not said when read");
+	t = (struct rt_timer_state){ .armed = false, .now_ns = 10000000000 };
+	CHECK(rt_timer_last_firing_by(&t, 1000000000, 13000000000ull) == 0, "not armed");
+}
+
 TEST(rt_timer_live_file_reads)
 {
 	struct rt_timer_state t;
