@@ -381,6 +381,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 		return;
 	memset(rec, 0, sizeof(*rec));
 	rec->config.role = ROLE_VICTIM;
+	rec->config.slot_ns = 50000000;	/* 950000/1000000 */
 	rec->config.window_ns = 5000000000ull;
 	rec->first_ns = 1000;
 	rec->last_ns = rec->first_ns + rec->config.window_ns;
@@ -390,7 +391,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 2000000000, 950000000, 100000000);
 	add_long_gap(rec, 3000000000ull, 500000000, 150000000);
 	add_long_gap(rec, 3500010000ull, 449990000, 150010000);
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 475000, &m);	/* a victim's threshold: half the RT run, not the slot */
 	CHECK(near(m.periods_span_s, 2.0), "periods_span_s %g, want 2.0 (to the last gap after a slot)",
 	      m.periods_span_s);
 	CHECK(near(m.cpu_share_periods, 0.05), "cpu_share_periods %g, want 0.05", m.cpu_share_periods);
@@ -399,7 +400,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 2000000, 948000000, 2000000);
 	add_long_gap(rec, 1000000000, 950000000, 52000000);
 	add_long_gap(rec, 2000000000, 950000000, 102000000);
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 475000, &m);
 	CHECK(near(m.periods_span_s, 1.0) && near(m.cpu_share_periods, 0.05),
 	      "window start: span %g share %g, want 1.0 and 0.05", m.periods_span_s, m.cpu_share_periods);
 	free(rec);
