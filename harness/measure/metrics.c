@@ -332,6 +332,13 @@ static void exit_json(json_object *obj, const struct task_record *rec)
 		json_add_str(obj, "killed_by", strsignal(WTERMSIG(rec->exit_status)));
 		json_add_int64(obj, "killed_by_signal", (uint64_t)WTERMSIG(rec->exit_status));
 		json_add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
+	} else if (rec->config.may_be_killed && WIFEXITED(rec->exit_status)) {
+		/*
+		 * Its hard RLIMIT_RTTIME should have killed it, and it outlived its window: that
+		 * is measured too (no signal, and the CPU time it had when it left on its own).
+		 */
+		json_add_int64(obj, "killed_by_signal", 0);
+		json_add_double(obj, "cpu_at_exit_ms", rec->rusage_cpu_ns / 1e6);
 	}
 	if (rec->config.rttime_soft_us) {
 		json_add_double(obj, "rttime_soft_ms", rec->config.rttime_soft_us / 1e3);

@@ -405,3 +405,45 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	      "window start: span %g share %g, want 1.0 and 0.05", m.periods_span_s, m.cpu_share_periods);
 	free(rec);
 }
+
+/*
+ * The rlimit-rttime hog (200 ms soft / 400 ms hard): killed by SIGKILL, its signal and CPU time
+ * at exit; a kernel whose watchdog counted 4x slow let it run its whole 1 s window and leave on
+ * its own: no signal (0) and the CPU time it left with, measured, not missing.
+ */
+TEST(metrics_rlimit_hog_that_outlived_its_window_reports_no_signal)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+	json_object *obj, *v;
+
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	rec->config.role = ROLE_HOG;
+	rec->config.rttime_soft_us = 200000;
+	rec->config.rttime_hard_us = 400000;
+	rec->config.may_be_killed = true;
+	rec->first_ns = 1000;
+	rec->last_ns = rec->first_ns + 1000000000ull;
+	rec->exit_status = 9;	/* killed by SIGKILL, as wait4 puts it */
+	rec->rusage_cpu_ns = 431000000;
+	metrics_compute(rec, 25000, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(json_object_object_get_ex(obj, "killed_by_signal", &v) && json_object_get_int(v) == 9, "killed: signal");
+	CHECK(json_object_object_get_ex(obj, "cpu_at_exit_ms", &v) && near(json_object_get_double(v), 431), "killed: cpu");
+	json_object_put(obj);
+	rec->exit_status = 0;	/* exited on its own */
+	rec->rusage_cpu_ns = 970000000;
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(json_object_object_get_ex(obj, "killed_by_signal", &v) && json_object_get_int(v) == 0, "outlived: no signal");
+	CHECK(json_object_object_get_ex(obj, "cpu_at_exit_ms", &v) && near(json_object_get_double(v), 970),
+	      "outlived: cpu at exit");
+	json_object_put(obj);
+	/* A hog no limit was meant to kill says nothing of it. */
+	rec->config.may_be_killed = false;
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(!json_object_object_get_ex(obj, "killed_by_signal", NULL), "an unlimited hog names no signal");
+	json_object_put(obj);
+	free(rec);
+}
