@@ -187,7 +187,11 @@ struct task_config {
 	int target;		/* admin: index of the task to kill */
 	int may_be_killed;	/* killed on purpose (admin's target, RLIMIT_RTTIME): not an error */
 	uint64_t throttle_gap_ns;	/* periodic: a gap this long inside a job is the limit cutting in */
-	uint64_t slot_ns;	/* victim: the slot the limit leaves CFS each period (0: none promised) */
+	/*
+	 * victim: a run at least this long before an RT run is a slot: half the slot the limit
+	 * promises, at most a tick (a window's first slot may be cut short); 0: none promised
+	 */
+	uint64_t slot_min_ns;
 	int calibration_samples;
 	uint64_t calibration_loops;
 	int avoid_cpu;		/* >= 0: the process runs on every CPU but this one (cyclictest's own, a load) */

@@ -34,7 +34,7 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 	const struct gap_event *first = NULL, *last = NULL, *first_cut = NULL, *last_cut = NULL;
 	int n = 0, k = 0, k_lens = 0, n_cut = 0;
 	uint64_t run_from_ns = 0;	/* where the task's run before this gap began: the last gap's end */
-	const double slot_half_ns = rec->config.slot_ns ? rec->config.slot_ns / 2.0 : threshold_us * 1000.0;
+	const double slot_min_ns = rec->config.slot_min_ns ? (double)rec->config.slot_min_ns : threshold_us * 1000.0;
 
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
@@ -60,11 +60,10 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 			lens[k_lens++] = (double)e->len_ns / 1000.0;
 			/*
 			 * A victim's gap starts on the period grid only when the run before it was
-			 * a slot, at least half the slot promised: a few microseconds the fair
-			 * server gave it mid-period, or the window's own start, split or begin an
-			 * RT run off the grid.
+			 * a slot (slot_min_ns): a few microseconds the fair server gave it
+			 * mid-period, or the window's own start, split or begin an RT run off it.
 			 */
-			if (e->start_ns - run_from_ns >= slot_half_ns) {
+			if (e->start_ns - run_from_ns >= slot_min_ns) {
 				if (!first_cut)
 					first_cut = e;
 				last_cut = e;

@@ -505,7 +505,9 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		switch (t->role) {
 		case ROLE_VICTIM:
 			c->early_ns = (uint64_t)(task_param(t, "running_before_ms") * 1e6);
-			c->slot_ns = limiter->limited && limiter->gap_us > 0 ? (uint64_t)(limiter->gap_us * 1000) : 0;
+			c->slot_min_ns = limiter->limited && limiter->gap_us > 0
+						 ? (uint64_t)(fmin(limiter->gap_us / 2, ctx->model.tick_us) * 1000)
+						 : 0;
 			break;
 		case ROLE_PROBE:
 			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
