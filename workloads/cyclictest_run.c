@@ -26,7 +26,7 @@ static bool cyclictest_command(const struct task_config *c, const char *json_pat
 			struct external_cmd *cmd)
 {
 	static const char *const policies[] = { [SCHED_OTHER] = "other", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr" };
-	const char *policy = c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR ? policies[c->sched_policy] : "other";
+	const char *policy = task_config_is_rt(c) ? policies[c->sched_policy] : "other";
 	bool ok;
 
 	memset(cmd, 0, sizeof(*cmd));

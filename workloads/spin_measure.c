@@ -239,8 +239,7 @@ void leave_rt_class(struct task_record *rec)
 {
 	struct sched_param param = { .sched_priority = 0 };
 
-	if ((rec->config.sched_policy == SCHED_FIFO || rec->config.sched_policy == SCHED_RR) && !rec->left_rt_ns &&
-	    !sched_setscheduler(0, SCHED_OTHER, &param))
+	if (task_config_is_rt(&rec->config) && !rec->left_rt_ns && !sched_setscheduler(0, SCHED_OTHER, &param))
 		rec->left_rt_ns = mono_ns();
 }
 
@@ -252,6 +251,6 @@ void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns)
 	/* From the nominal start: a task kept off the CPU from the start has a gap from there. */
 	uint64_t end = spin_until(rec, &st, start_ns, end_ns);
 
-	leave_rt_class(rec);	/* before reading the clocks: the timer fires within microseconds */
+	leave_rt_class(rec);	/* before reading the clocks: an aligned window's timer fires 100 us on */
 	spin_end(rec, &st, end);
 }

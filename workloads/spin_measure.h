@@ -42,8 +42,8 @@ void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns);
 /* The whole window as one spin: hog, victim, noise. */
 void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns);
 /*
- * An RT task leaves its class once its window is over (once: later calls do nothing), so the
- * RT period timer firing at the window's end finds it gone and stops.
+ * An RT task leaves its class once its window is over (once: later calls do nothing), so it
+ * runs up no RT time past the end for the settle to wait out.
  */
 void leave_rt_class(struct task_record *rec);
 

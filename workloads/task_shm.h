@@ -7,7 +7,9 @@
 #ifndef RTT_TASK_SHM_H
 #define RTT_TASK_SHM_H
 
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -198,6 +200,12 @@ struct task_config {
 	int load_tool;		/* load: enum load_tool */
 	uint64_t histogram_us;	/* cyclictest: -h, the histogram's range */
 };
+
+/* An RT task (SCHED_FIFO or SCHED_RR): what the RT period timer throttles and forgives. */
+static inline bool task_config_is_rt(const struct task_config *c)
+{
+	return c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR;
+}
 
 struct task_record {
 	struct task_config config;

@@ -77,8 +77,8 @@ static void wait_us(int64_t us)
  * Waits until every armed RT period timer has fired `firings` times from `since_ns` on, at
  * most `bound_us` (the whole-period rule). A firing forgives up to a runtime: what a period's
  * throttle ran beyond it (the throttle is caught at a tick) and the ~1 ms its tasks take to
- * leave after that firing stay, and keep the timer armed one period more; that is within the
- * tick every tolerance already holds. A timer that is not armed has nothing to forgive: the
+ * leave after that firing stay, and keep the timer armed one period more: at most a tick and a
+ * millisecond the next window inherits (the kernel test allows two ticks for it). A timer that is not armed has nothing to forgive: the
  * kernel stops it only when no RT queue has time run up or a task queued. Returns what it
  * waited; the whole bound when /proc/timer_list cannot be read.
  */
@@ -123,7 +123,7 @@ static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
 		const struct task_record *t = &shm->task[i];
 		uint64_t at = t->left_rt_ns ? t->left_rt_ns : t->last_ns ? t->last_ns : now_ns();
 
-		if (t->config.sched_policy != SCHED_FIFO && t->config.sched_policy != SCHED_RR)
+		if (!task_config_is_rt(&t->config))
 			continue;
 		if (at <= shm->end_ns + SETTLE_MARGIN_US * 1000ull && at > shm->end_ns)
 			at = shm->end_ns;

@@ -276,7 +276,7 @@ static void align_end(struct window_shm *shm, int count, struct window_align *al
 	for (int i = 0; i < count; i++) {
 		const struct task_config *c = &shm->task[i].config;
 
-		if (c->early_ns && (c->sched_policy == SCHED_FIFO || c->sched_policy == SCHED_RR))
+		if (c->early_ns && task_config_is_rt(c))
 			return;
 	}
 	if (cap > align->period_ns * 2 / 5)
@@ -288,6 +288,9 @@ static void align_end(struct window_shm *shm, int count, struct window_align *al
 	if (firing > shm->start_ns + ALIGN_LEAD_NS && shm->end_ns - (firing - ALIGN_LEAD_NS) <= cap) {
 		align->cut_ns = shm->end_ns - (firing - ALIGN_LEAD_NS);
 		shm->end_ns = firing - ALIGN_LEAD_NS;
+		/* The tasks' own window too: a gap the new end cuts is the window's, not a throttle's. */
+		for (int i = 0; i < count; i++)
+			shm->task[i].config.window_ns = shm->end_ns - shm->start_ns;
 	}
 }
 
