@@ -66,10 +66,10 @@ static void usage(FILE *out)
 		"                        runtime_ns, fair_server_period_ns, RT_RUNTIME_SHARE (on/off),\n"
 		"                        sched_rr_timeslice_ms, RLIMIT_RTTIME (us or unlimited)\n"
 		"  --settle MODE         between windows, so none inherits RT time another ran up:\n"
-		"                        period (default: a whole RT period), timer (until the kernel's\n"
-		"                        RT period timers fire, read from /proc/timer_list; the fair\n"
-		"                        server's state still carries over: not yet the default) or\n"
-		"                        none (windows may inherit it)\n"
+		"                        timer (default: until the kernel's RT period timers fire, read\n"
+		"                        from /proc/timer_list; a window ends just before a firing,\n"
+		"                        at most a tenth early; a whole period where unreadable),\n"
+		"                        period (a whole RT period) or none (windows may inherit it)\n"
 		"  --quiet               no progress on stderr\n"
 		EXPORT_OPTION_HELP
 		"  --help                this text\n\n"
@@ -283,7 +283,7 @@ static void join_cmdline(struct run_options *opt, int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
 	struct run_options opt = { .duration_s = 3, .noise_s = 0, .probe_s = 2, .repeat = 1, .suite = "quick",
-				  .load_tool = -1, .trace = true, .settle = SETTLE_PERIOD };
+				  .load_tool = -1, .trace = true, .settle = SETTLE_TIMER };
 	struct raw_args raw = { 0 };
 	int64_t repeat;
 	int c, err;

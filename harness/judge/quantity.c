@@ -114,7 +114,13 @@ Q(share_band) { *v = LIM->share_band; return true; }
 Q(fs_band) { *v = fs_band(JC, qc->s); return true; }
 Q(limit_interval_us) { *v = LIM->interval_us; return true; }
 Q(rt_run_us) { *v = LIM->interval_us - LIM->gap_us; return true; }
-Q(slots_in_window) { *v = LIM->interval_us > 0 ? round(WINDOW_US / LIM->interval_us) : 0; return true; }
+/*
+ * A slot ends at a firing of the limit's timer, so what a window sees close is one slot per
+ * firing in it, the first only when RT had run its time by then: with W/P = n + x, 0 <= x < 1,
+ * that is n - 1, n or n + 1 whatever the timer's phase, so n. Rounding expected n + 1 where
+ * x > 0.5, two above a window that starts just after a firing and ends just before one.
+ */
+Q(slots_in_window) { *v = LIM->interval_us > 0 ? floor(WINDOW_US / LIM->interval_us) : 0; return true; }
 Q(limited) { *v = LIM->limited; return true; }
 
 Q(rt_share_alone)
@@ -234,7 +240,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(fs_band, "ratio", "where the fair server interleaves with classic throttling: the smaller of the two limits' CFS shares; RT's share lies between rt_share - fs_band and rt_share"),
 	QUANTITY(limit_interval_us, "us", "the interval of the limit's slots (the policy's period, or the fair server's)"),
 	QUANTITY(rt_run_us, "us", "how long RT runs between two slots: limit_interval_us - slot_us"),
-	QUANTITY(slots_in_window, "count", "slots expected in the window"),
+	QUANTITY(slots_in_window, "count", "slots that close in the window: whole intervals in it (one more or less by the timer's phase)"),
 	QUANTITY(limited, "flag", "1 when a limit acts on a FIFO hog"),
 	QUANTITY(rt_share_alone, "ratio", "a lone hog's share: runtime/period under classic throttling (idle gaps), else 1"),
 	QUANTITY(policy_runtime_us, "us", "the policy's RT runtime"),

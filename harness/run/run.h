@@ -20,8 +20,8 @@
 
 /* How a run waits between windows so that none inherits another's spent RT budget. */
 enum settle_mode {
-	SETTLE_PERIOD,	/* a whole period, always (the default) */
-	SETTLE_TIMER,	/* until the RT period timers fire (/proc/timer_list); a period when unreadable */
+	SETTLE_PERIOD,	/* a whole period, always */
+	SETTLE_TIMER,	/* until the RT period timers fire (/proc/timer_list); a period when unreadable (the default) */
 	SETTLE_NONE,	/* not at all: windows may inherit spent budget (to show what settling prevents) */
 };
 

@@ -367,6 +367,7 @@ static struct hog_case hc;
 static const struct noise_floor *hc_noise;
 /* CPU time other tasks took on the measured CPU in its window (-1: unknown). */
 static double hc_others_us;
+static double hc_window_s;	/* the window judged; 10 s unless a test sets it */
 
 static bool hog_case_load(void)
 {
@@ -416,7 +417,7 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 	hc.jc.limiter = &hc.limiter;
 	hc.jc.policy = &hc.policy;
 	hc.jc.noise = &hc.noise;
-	hc.jc.window_s = 10;
+	hc.jc.window_s = hc_window_s > 0 ? hc_window_s : 10;
 	hc.jc.steal_us = steal_us;
 	hc.jc.others_us = hc_others_us;
 	hc.jc.metrics[hc.hog] = parse(hog_json);
@@ -493,6 +494,42 @@ TEST(judge_fifo_hog_textbook_classic)
 	CHECK(hc.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 5 && failed_checks(hc.checks, n) == 0,
 	      "fair-server-only textbook: %d checks, %d fail", n, failed_checks(hc.checks, n));
 	report_failures("fair server", hc.checks, n);
+	hog_case_unload();
+}
+
+/*
+ * A window ended just before a firing of the period timer (the timer settle's cut) closes one
+ * slot per firing in it, the first only when the hog had run its runtime by then: 9.7 s from
+ * just after a firing sees 8 slots close (measured 28 in 2.977 s at 80000/100000). Expected
+ * 9, one away; rounding expected 10.
+ */
+TEST(judge_throttle_events_of_a_window_cut_at_a_firing)
+{
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	hc_window_s = 9.7;
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"window_s\": 9.7, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 8,"
+			   " \"gap_max_us\": 50000, \"throttle_events\": 8, \"throttle_interval_us\": 1000000,"
+			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100,"
+			   " \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
+			   textbook_victim);
+	c = find_check(hc.checks, n, "hog", "throttle_events");
+	CHECK(c && NEAR(c->expected, 9) && c->was_measured && c->passed, "8 slots in 9.7 s: expected %g, passed %d",
+	      c ? c->expected : -1, c ? (int)c->passed : -1);
+	/* Two short of the whole intervals is a slot lost. */
+	n = hog_case_judge(6, 1, 0, "default", 0,
+			   "{\"window_s\": 9.7, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 8,"
+			   " \"gap_max_us\": 50000, \"throttle_events\": 7, \"throttle_interval_us\": 1000000,"
+			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100,"
+			   " \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
+			   textbook_victim);
+	c = find_check(hc.checks, n, "hog", "throttle_events");
+	CHECK(c && c->was_measured && !c->passed, "7 slots in 9.7 s: passed %d", c ? (int)c->passed : -1);
+	hc_window_s = 0;
 	hog_case_unload();
 }
 
