@@ -27,14 +27,65 @@ double median(double *values, int count)
 	return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
+/*
+ * A victim's whole periods. Its long gaps are the RT tasks' runs. Those start when the period
+ * timer unthrottles RT, while they end when RT's runtime runs out, which in a window's first
+ * period depends on what RT ran before it: so a victim's whole periods run from gap start to
+ * gap start. It does not run in its gaps, so its CPU time at a gap's end is that at the gap's
+ * start. A gap starts on the period grid only when the victim's run before it was a slot
+ * (slot_min_ns): a few microseconds the fair server gave it mid-period split an RT run in two,
+ * and the window's own start begins one off the grid. So runs of RT split by less than a slot
+ * are one run, judged by its whole length against the threshold: the part after a split alone
+ * could pass it (512 ms of 950, after 437 ms and 80 us of victim, at a threshold of 475 ms).
+ */
+static void victim_whole_periods(const struct task_record *rec, double threshold_us, struct task_metrics *m)
+{
+	const struct gap_stats *g = &rec->gaps;
+	const double slot_min_ns = rec->config.slot_min_ns ? (double)rec->config.slot_min_ns : threshold_us * 1000.0;
+	const struct gap_event *run = NULL, *first = NULL, *last = NULL;
+	uint64_t run_end_ns = 0, prev_end_ns = 0;
+	bool run_after_slot = false;
+	int cuts = 0;
+
+	for (uint32_t i = 0; i <= g->long_stored; i++) {
+		const struct gap_event *e = i < g->long_stored ? &g->long_gaps[i] : NULL;
+		bool after_slot;
+
+		/* A gap still open at the window end has no length of the kernel's: the run ends there. */
+		if (e && rec->config.window_ns && e->start_ns + e->len_ns >= rec->config.window_ns)
+			e = NULL;
+		after_slot = e && e->start_ns > 0 && (double)(e->start_ns - prev_end_ns) >= slot_min_ns;
+		if (e && run && !after_slot) {
+			run_end_ns = e->start_ns + e->len_ns;	/* the same run of RT, split */
+			prev_end_ns = run_end_ns;
+			continue;
+		}
+		if (run && run_after_slot && (double)(run_end_ns - run->start_ns) / 1000.0 >= threshold_us) {
+			if (!first)
+				first = run;
+			last = run;
+			cuts++;
+		}
+		if (!e)
+			break;
+		run = e;
+		run_after_slot = after_slot;
+		run_end_ns = prev_end_ns = e->start_ns + e->len_ns;
+	}
+	if (cuts >= 2) {
+		uint64_t span = last->start_ns - first->start_ns;
+
+		m->periods_span_s = span / 1e9;
+		m->cpu_share_periods = (double)(last->cpu_ns - first->cpu_ns) / (double)span;
+	}
+}
+
 static void throttle_stats(const struct task_record *rec, double threshold_us, struct task_metrics *m)
 {
 	const struct gap_stats *g = &rec->gaps;
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
-	const struct gap_event *first = NULL, *last = NULL, *first_cut = NULL, *last_cut = NULL;
-	int n = 0, k = 0, k_lens = 0, n_cut = 0;
-	uint64_t run_from_ns = 0;	/* where the task's run before this gap began: the last gap's end */
-	const double slot_min_ns = rec->config.slot_min_ns ? (double)rec->config.slot_min_ns : threshold_us * 1000.0;
+	const struct gap_event *first = NULL, *last = NULL;
+	int n = 0, k = 0, k_lens = 0;
 
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
@@ -56,21 +107,8 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 			first = e;
 		last = e;
 		/* A gap from the window's first instant was cut by the window: no length to judge. */
-		if (e->start_ns > 0) {
+		if (e->start_ns > 0)
 			lens[k_lens++] = (double)e->len_ns / 1000.0;
-			/*
-			 * A victim's gap starts on the period grid only when the run before it was
-			 * a slot (slot_min_ns): a few microseconds the fair server gave it
-			 * mid-period, or the window's own start, split or begin an RT run off it.
-			 */
-			if (e->start_ns - run_from_ns >= slot_min_ns) {
-				if (!first_cut)
-					first_cut = e;
-				last_cut = e;
-				n_cut++;
-			}
-		}
-		run_from_ns = e->start_ns + e->len_ns;
 		n++;
 	}
 	m->throttle_events = (uint64_t)n;
@@ -78,20 +116,8 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, s
 	m->throttle_interval_us = median(intervals, k);
 	m->throttle_cycle_cpu_us = median(cycles, k);
 	m->cpu_share_periods = m->periods_span_s = 0;
-	/*
-	 * A victim's long gaps are the RT tasks' runs. Those start when the period timer
-	 * unthrottles RT, while they end when RT's runtime runs out, which in a window's first
-	 * period depends on what RT ran before it: so a victim's whole periods run from gap start
-	 * to gap start. It does not run in its gaps, so its CPU time at a gap's end is that at the
-	 * gap's start.
-	 */
 	if (rec->config.role == ROLE_VICTIM) {
-		if (n_cut >= 2) {
-			uint64_t span = last_cut->start_ns - first_cut->start_ns;
-
-			m->periods_span_s = span / 1e9;
-			m->cpu_share_periods = (double)(last_cut->cpu_ns - first_cut->cpu_ns) / (double)span;
-		}
+		victim_whole_periods(rec, threshold_us, m);
 	} else if (n >= 2) {
 		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
 

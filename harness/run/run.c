@@ -13,6 +13,7 @@
 #include "report.h"
 #include "results.h"
 #include "run_case.h"
+#include "settle.h"
 #include "signals.h"
 #include "state.h"
 #include "sysinfo.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A case from policy to verdict: settling so no window inherits another's RT budget, lead-in, judging. */
+/* A case from policy to verdict: knobs, lead-in, window, judging (settling between windows: settle.c). */
 #include "run_case.h"
 #include "json_util.h"
 #include "cgroups.h"
@@ -13,7 +13,7 @@
 #include "promise.h"
 #include "report.h"
 #include "role_metrics.h"
-#include "rt_timer.h"
+#include "settle.h"
 #include "scenario_task.h"
 #include "signals.h"
 #include "sysinfo.h"
@@ -52,166 +52,6 @@ struct task_config run_task_config(enum task_role role, const char *name, int cp
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
 	return c;
-}
-
-/*
- * RT time a window ran up is only forgiven when the kernel's period timer fires, and
- * shortening the period does not re-arm that timer: the next window's RT tasks would start
- * with another window's budget spent, throttled for up to the old period.
- */
-static void wait_us(int64_t us)
-{
-	uint64_t until = now_ns() + (uint64_t)us * 1000ull;
-
-	while (now_ns() < until && !signals_stop_requested()) {
-		uint64_t step = now_ns() + 100000000ull;	/* stay responsive to signals */
-
-		sleep_until_ns(step < until ? step : until);
-	}
-}
-
-/* Past a timer's expiry before its handler has surely run: a tick covers a late hard interrupt. */
-#define SETTLE_MARGIN_US 4000
-
-/*
- * Waits until every armed RT period timer has fired `firings` times from `since_ns` on, at
- * most `bound_us` (the whole-period rule). A firing forgives up to a runtime: what a period's
- * throttle ran beyond it (the throttle is caught at a tick) and the ~1 ms its tasks take to
- * leave after that firing stay, and keep the timer armed one period more: at most a tick and a
- * millisecond the next window inherits (the kernel test allows two ticks for it). A timer that is not armed has nothing to forgive: the
- * kernel stops it only when no RT queue has time run up or a task queued. Returns what it
- * waited; the whole bound when /proc/timer_list cannot be read.
- */
-static int64_t wait_rt_timers(int firings, int64_t bound_us, int64_t period_us, uint64_t since_ns)
-{
-	int64_t waited = 0;
-
-	for (int i = 0; i < firings && waited < bound_us && !signals_stop_requested(); i++) {
-		struct rt_timer_state t;
-		int64_t us;
-
-		if (!rt_timer_read(&t)) {
-			wait_us(bound_us - waited);
-			return bound_us;
-		}
-		if (!t.armed)
-			break;
-		/* It fired as the window ended: that firing counts. */
-		if (i == 0 && rt_timer_fired_since(&t, period_us * 1000, since_ns))
-			continue;
-		us = (t.last_in_ns > 0 ? t.last_in_ns / 1000 : 0) + SETTLE_MARGIN_US;
-		if (us > bound_us - waited)
-			us = bound_us - waited;
-		wait_us(us);
-		waited += us;
-	}
-	return waited;
-}
-
-/*
- * From when a firing of the RT period timer forgives the window's RT time: when its last RT
- * task left the class (a task killed mid-window: when it was reaped). One throttled at the
- * window's end runs on only when that firing lets it, and leaves within a millisecond or so
- * (measured 1.0-1.1 ms, the hog at 950000/1000000 after 3 whole periods): leaving within a
- * tick of the end counts as at the end. A window without RT tasks ran up nothing: 0.
- */
-static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
-{
-	uint64_t from = 0;
-
-	for (int i = 0; i < shm->task_count; i++) {
-		const struct task_record *t = &shm->task[i];
-		uint64_t at = t->left_rt_ns ? t->left_rt_ns : t->last_ns ? t->last_ns : now_ns();
-
-		if (!task_config_is_rt(&t->config))
-			continue;
-		if (at <= shm->end_ns + SETTLE_MARGIN_US * 1000ull && at > shm->end_ns)
-			at = shm->end_ns;
-		if (at > from)
-			from = at;
-	}
-	return from;
-}
-
-/*
- * After a window, with the knobs put back. A whole period (--settle period) waits at once; the
- * timer rule waits before the next window (run_settle_due), so the work between windows runs
- * inside the wait. Under -1 the kernel counted nothing.
- */
-static void settle_after(struct run_ctx *ctx, const struct policy *p)
-{
-	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
-
-	if (p->period_us > period)
-		period = p->period_us;
-	switch (ctx->opt->settle) {
-	case SETTLE_NONE:
-		break;
-	case SETTLE_PERIOD:
-		if (period > 1000000)
-			progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
-				      period / 1e6, p->name);
-		wait_us(period);
-		ctx->settle_us += period;
-		break;
-	case SETTLE_TIMER:
-		ctx->settle_pending = p->runtime_us >= 0;
-		ctx->settle_policy = *p;
-		ctx->settle_left_ns = rt_forgiven_from_ns(ctx->shm);
-		break;
-	}
-}
-
-/*
- * Before a window, or at the run's end: until every armed RT period timer has fired once since
- * the last window ended (rt_forgiven_from_ns; twice when its policy allowed more runtime than
- * the knobs now give: one firing forgives only the restored runtime), at most the longer of
- * the two periods (as when /proc/timer_list cannot be read). Under this rule a window ends
- * just before a firing of the timer armed as it starts (struct window_align): that firing then
- * counts, and there is no wait. Not waiting at all once the slot P - R had passed under the
- * same policy was not enough: a window after a hog RLIMIT_RTTIME killed ran 1.18 s, then
- * throttled 320 ms.
- */
-void run_settle_due(struct run_ctx *ctx)
-{
-	const struct policy *last = &ctx->settle_policy;
-	int64_t restored = ctx->before.value[KNOB_SYSCTL_RUNTIME], bound = ctx->before.value[KNOB_SYSCTL_PERIOD];
-
-	if (!ctx->settle_pending)
-		return;
-	ctx->settle_pending = false;
-	if (last->period_us > bound)
-		bound = last->period_us;
-	if (bound > 1000000)
-		progress_step("settling: the %.1f s RT period timer of policy %s fires before the next window",
-			      bound / 1e6, last->name);
-	ctx->settle_us += wait_rt_timers(restored >= 0 && last->runtime_us > restored ? 2 : 1, bound, last->period_us,
-					 ctx->settle_left_ns);
-}
-
-/*
- * The other side of the same timer: other RT tasks on the system (watchdogs, IRQ threads)
- * keep it armed at the period in force, and a shorter period takes effect only when it next
- * fires. Until then RT gets the new runtime once in up to the old period (measured: a hog at
- * 190000/200000 got 0.27 of a 1 s window, one 740 ms throttle). Wait that out, a whole old
- * period, under either settle rule: a timer that /proc/timer_list shows idle is no better. It
- * stopped at a firing that moved its expiry on by the old period, and the next RT task to
- * start it (any on the system, or the window's own) arms it at that expiry. Waiting only for
- * the armed timers, 7 of the 30 grid cells with periods under 1 s had a first throttle of
- * 780-921 ms (6.18), one burst hog at 95000/100000 579 ms.
- */
-static void settle_before(struct run_ctx *ctx, const struct policy *p)
-{
-	int64_t old = ctx->before.value[KNOB_SYSCTL_PERIOD];
-
-	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > old)
-		old = ctx->before.value[KNOB_CGROUP_PERIOD];
-	if (p->period_us >= old || ctx->opt->settle == SETTLE_NONE)
-		return;
-	progress_step("settling: the RT period timer takes policy %s's %.0f ms period when its %.1f s period ends",
-		      p->name, p->period_us / 1e3, old / 1e6);
-	wait_us(old);
-	ctx->settle_us += old;
 }
 
 /* A scenario's lead-in: the policies written while its spinners already run. */
@@ -332,7 +172,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 				 (long long)first->runtime_us, (long long)first->period_us);
 			status = WINDOW_TASK_FAILED;
 		} else {
-			settle_before(ctx, first);
+			run_settle_before(ctx, first);
 		}
 	}
 	if (status == WINDOW_OK) {
@@ -363,12 +203,14 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		ctx->last_others_us = busy_known ? others_us(ctx, count, &edges, busy_after - busy_before) : -1;
 	}
 	/* Put the knobs back after every window: the system runs with its own values in between. */
+	if (p && status == WINDOW_OK)
+		run_settle_before_restore(ctx, p);
 	if (p && !knobs_apply(&ctx->before, &ctx->floor)) {
 		snprintf(why, why_len, "restoring the knobs after policy %s failed", p->name);
 		status = WINDOW_TASK_FAILED;
 	}
 	if (p && status == WINDOW_OK)
-		settle_after(ctx, p);
+		run_settle_after(ctx, p);
 	progress_advance(window_s + (w ? w->lead.span_ns / 1e9 : 0));
 	return status;
 }

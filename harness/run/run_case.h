@@ -44,11 +44,6 @@ struct run_ctx {
 	double noise_s;		/* the noise floor's window: --noise-seconds, or the longest window planned */
 };
 
-/*
- * Before a window, or at the run's end: waits, if it must, until the RT time the last window
- * ran up is forgiven (see run_case.c).
- */
-void run_settle_due(struct run_ctx *ctx);
 /* Seconds a scenario's lead-in adds before the window under policy p (0 without one). */
 double run_lead_in_s(const struct scenario *s, const struct policy *p);
 /* Applies the policy (if any), runs the tasks for window_s, restores the knobs. */

@@ -414,6 +414,20 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	metrics_compute(rec, 475000, &m);
 	CHECK(near(m.periods_span_s, 1.0) && fabs(m.cpu_share_periods - 0.0494) < 1e-9,
 	      "a first slot cut short: span %g share %g, want 1.0 and 0.0494", m.periods_span_s, m.cpu_share_periods);
+	/*
+	 * Split where its first part is below the threshold (measured on 6.18, the grid's
+	 * 950000/1000000 cell): 437 ms, 80 us of victim, 512 ms. The gap after the 80 us follows
+	 * no slot, though the last gap over the threshold ended 487 ms before it.
+	 */
+	memset(&rec->gaps, 0, sizeof(rec->gaps));
+	add_long_gap(rec, 0, 944600000, 0);
+	add_long_gap(rec, 994100000, 950100000, 49500000);
+	add_long_gap(rec, 1994300000, 437400000, 99500000);
+	add_long_gap(rec, 2431780000ull, 512600000, 99580000);
+	metrics_compute(rec, 475000, &m);
+	CHECK(near(m.periods_span_s, 1.0002) && fabs(m.cpu_share_periods - 50000000.0 / 1000200000) < 1e-9,
+	      "a split whose first part is short: span %g share %g, want 1.0002 and 0.04999", m.periods_span_s,
+	      m.cpu_share_periods);
 	free(rec);
 }
 
