@@ -194,6 +194,11 @@ struct task_config {
 	 * promises, at most a tick (a window's first slot may be cut short); 0: none promised
 	 */
 	uint64_t slot_min_ns;
+	/*
+	 * A victim's gap no longer than this is the machine's (the noise floor's longest gap and a
+	 * tick), not a run of RT: it neither starts nor splits one. 0: every gap may be RT's.
+	 */
+	uint64_t interruption_max_ns;
 	int calibration_samples;
 	uint64_t calibration_loops;
 	int avoid_cpu;		/* >= 0: the process runs on every CPU but this one (cyclictest's own, a load) */

@@ -37,6 +37,8 @@ double median(double *values, int count)
  * and the window's own start begins one off the grid. So runs of RT split by less than a slot
  * are one run, judged by its whole length against the threshold: the part after a split alone
  * could pass it (512 ms of 950, after 437 ms and 80 us of victim, at a threshold of 475 ms).
+ * Gaps no longer than the machine's own (interruption_max_ns, below the threshold) are no runs
+ * of RT: in a guest, kernel threads took 6 ms out of the victim's slot 4 ms before its end.
  */
 static void victim_whole_periods(const struct task_record *rec, double threshold_us, struct task_metrics *m)
 {
@@ -54,6 +56,8 @@ static void victim_whole_periods(const struct task_record *rec, double threshold
 		/* A gap still open at the window end has no length of the kernel's: the run ends there. */
 		if (e && rec->config.window_ns && e->start_ns + e->len_ns >= rec->config.window_ns)
 			e = NULL;
+		if (e && e->len_ns <= rec->config.interruption_max_ns && e->len_ns / 1000.0 < threshold_us)
+			continue;
 		after_slot = e && e->start_ns > 0 && (double)(e->start_ns - prev_end_ns) >= slot_min_ns;
 		if (e && run && !after_slot) {
 			run_end_ns = e->start_ns + e->len_ns;	/* the same run of RT, split */

@@ -353,6 +353,7 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 			c->slot_min_ns = limiter->limited && limiter->gap_us > 0
 						 ? (uint64_t)(fmin(limiter->gap_us / 2, ctx->model.tick_us) * 1000)
 						 : 0;
+			c->interruption_max_ns = (uint64_t)((ctx->noise.gap_max_us + ctx->model.tick_us) * 1000);
 			break;
 		case ROLE_PROBE:
 			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
