@@ -372,6 +372,16 @@ TEST(metrics_victim_periods_run_from_gap_starts)
  * 3.0-3.5 s, 3.50001-3.95 s. Measured from the split's start the span would be 2.5 s holding
  * two slots (0.040, as the alarm read); the split follows no slot, so the span ends at 3.0 s.
  */
+/* 950000/1000000 on 6.18: a run of RT split by 80 us of victim 437 ms in (the grid's cell). */
+static void add_split_rt_run(struct task_record *rec)
+{
+	memset(&rec->gaps, 0, sizeof(rec->gaps));
+	add_long_gap(rec, 0, 944600000, 0);
+	add_long_gap(rec, 994100000, 950100000, 49500000);
+	add_long_gap(rec, 1994300000, 437400000, 99500000);
+	add_long_gap(rec, 2431780000ull, 512600000, 99580000);
+}
+
 TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 {
 	struct task_record *rec = new_record();
@@ -419,11 +429,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	 * 950000/1000000 cell): 437 ms, 80 us of victim, 512 ms. The gap after the 80 us follows
 	 * no slot, though the last gap over the threshold ended 487 ms before it.
 	 */
-	memset(&rec->gaps, 0, sizeof(rec->gaps));
-	add_long_gap(rec, 0, 944600000, 0);
-	add_long_gap(rec, 994100000, 950100000, 49500000);
-	add_long_gap(rec, 1994300000, 437400000, 99500000);
-	add_long_gap(rec, 2431780000ull, 512600000, 99580000);
+	add_split_rt_run(rec);
 	metrics_compute(rec, 475000, &m);
 	CHECK(near(m.periods_span_s, 1.0002) && fabs(m.cpu_share_periods - 50000000.0 / 1000200000) < 1e-9,
 	      "a split whose first part is short: span %g share %g, want 1.0002 and 0.04999", m.periods_span_s,
@@ -447,11 +453,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	      "the machine's gaps in a slot: span %g share %g, want 0.99823 and 0.0411", m.periods_span_s,
 	      m.cpu_share_periods);
 	/* The same split as above is still one run: 437 ms is no interruption. */
-	memset(&rec->gaps, 0, sizeof(rec->gaps));
-	add_long_gap(rec, 0, 944600000, 0);
-	add_long_gap(rec, 994100000, 950100000, 49500000);
-	add_long_gap(rec, 1994300000, 437400000, 99500000);
-	add_long_gap(rec, 2431780000ull, 512600000, 99580000);
+	add_split_rt_run(rec);
 	metrics_compute(rec, 475000, &m);
 	CHECK(near(m.periods_span_s, 1.0002), "a split with interruptions allowed: span %g, want 1.0002", m.periods_span_s);
 	free(rec);
