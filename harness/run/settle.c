@@ -33,9 +33,10 @@ static void wait_us(int64_t us)
  * most `bound_us` (the whole-period rule). A firing forgives up to a runtime: what a period's
  * throttle ran beyond it (the throttle is caught at a tick) and the ~1 ms its tasks take to
  * leave after that firing stay, and keep the timer armed one period more: at most a tick and a
- * millisecond the next window inherits (the kernel test allows two ticks for it). A timer that is not armed has nothing to forgive: the
- * kernel stops it only when no RT queue has time run up or a task queued. Returns what it
- * waited; the whole bound when /proc/timer_list cannot be read.
+ * millisecond the next window inherits (the kernel test allows two ticks for it). A timer that
+ * is not armed has nothing to forgive: the kernel stops it only when no RT queue has time run
+ * up or a task queued. Returns what it waited; the whole bound when /proc/timer_list cannot be
+ * read.
  */
 static int64_t wait_rt_timers(int firings, int64_t bound_us, int64_t period_us, uint64_t since_ns)
 {
@@ -144,6 +145,16 @@ void run_settle_due(struct run_ctx *ctx)
 					 ctx->settle_left_ns);
 }
 
+/* The period the knobs go back to between windows: the longer of the sysctl's and the root cgroup's. */
+static int64_t restored_period_us(const struct run_ctx *ctx)
+{
+	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
+
+	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > period)
+		period = ctx->before.value[KNOB_CGROUP_PERIOD];
+	return period;
+}
+
 /*
  * A window whose period is shorter than the one the knobs go back to: under the timer rule,
  * until its RT period timer stops, at most two of its periods and a margin. The timer stops at
@@ -156,12 +167,9 @@ void run_settle_due(struct run_ctx *ctx)
  */
 void run_settle_before_restore(struct run_ctx *ctx, const struct policy *p)
 {
-	int64_t restored = ctx->before.value[KNOB_SYSCTL_PERIOD], bound = 2 * p->period_us + 2 * SETTLE_MARGIN_US;
-	int64_t waited = 0;
+	int64_t bound = 2 * p->period_us + 2 * SETTLE_MARGIN_US, waited = 0;
 
-	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > restored)
-		restored = ctx->before.value[KNOB_CGROUP_PERIOD];
-	if (ctx->opt->settle != SETTLE_TIMER || p->runtime_us < 0 || p->period_us >= restored)
+	if (ctx->opt->settle != SETTLE_TIMER || p->runtime_us < 0 || p->period_us >= restored_period_us(ctx))
 		return;
 	while (waited < bound && !signals_stop_requested()) {
 		struct rt_timer_state t;
@@ -209,12 +217,9 @@ static bool arm_rt_period_timer(void)
  */
 void run_settle_before(struct run_ctx *ctx, const struct policy *p)
 {
-	int64_t old = ctx->before.value[KNOB_SYSCTL_PERIOD], bound, us;
+	int64_t old = restored_period_us(ctx), bound = ctx->longest_period_us > old ? ctx->longest_period_us : old, us;
 	struct rt_timer_state t;
 
-	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > old)
-		old = ctx->before.value[KNOB_CGROUP_PERIOD];
-	bound = ctx->longest_period_us > old ? ctx->longest_period_us : old;
 	if (ctx->opt->settle == SETTLE_NONE || p->runtime_us < 0)
 		return;
 	if (ctx->opt->settle == SETTLE_TIMER && arm_rt_period_timer() && rt_timer_read(&t)) {
