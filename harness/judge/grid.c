@@ -218,6 +218,25 @@ int grid_policies(const struct grid *g, struct policy *out)
 	return n;
 }
 
+void grid_run_order(const struct policy *p, int n, int *order)
+{
+	int cells[GRID_CELLS_MAX], count = 0;
+
+	for (int i = 0; i < n; i++) {
+		order[i] = i;
+		if (p[i].grid.cells && count < GRID_CELLS_MAX)
+			cells[count++] = i;
+	}
+	/* Insertion sort: stable, so a column keeps its rows' order. */
+	for (int i = 1; i < count; i++)
+		for (int j = i; j > 0 && p[order[cells[j - 1]]].period_us > p[order[cells[j]]].period_us; j--) {
+			int t = order[cells[j]];
+
+			order[cells[j]] = order[cells[j - 1]];
+			order[cells[j - 1]] = t;
+		}
+}
+
 double grid_cell_window_s(double window_s, int64_t period_us)
 {
 	double periods = ceil(fmax(window_s, GRID_WINDOW_MIN_S) * 1e6 / (double)period_us - 1e-9);

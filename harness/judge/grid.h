@@ -47,6 +47,14 @@ int grid_cell_count(const struct grid *g);
 /* The cells as policies, row by row (rows: ratio or runtime; columns: period); returns the count. */
 int grid_policies(const struct grid *g, struct policy *out);
 
+/*
+ * The order a run measures policies in, as a permutation of 0..n-1 written to order: the grid
+ * cells among them by rising period (a column in row order), every other policy where it is.
+ * The RT period timer keeps a longer period until it next fires, so a short-period cell right
+ * after a long one waits for it (run_settle_before); rising periods never do.
+ */
+void grid_run_order(const struct policy *p, int n, int *order);
+
 /* "2s", "100ms", "1500us": the largest unit that keeps the value whole. */
 void grid_format_us(int64_t us, char *buf, size_t len);
 /* A grid cell's window: at least GRID_WINDOW_MIN_S, rounded up to whole periods. */

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -366,28 +367,88 @@ static const char *case_missing(const struct run_ctx *ctx, const struct scenario
 	return unreachable ? unreachable : privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
 }
 
+/* The results from `from` on, back in the order of the policies they are of (stable). */
+static void results_in_policy_order(json_object *results, size_t from, const int *policy_of)
+{
+	size_t n = json_object_array_length(results) - from;
+	json_object **r = calloc(n ? n : 1, sizeof(*r));
+	size_t *at = calloc(n ? n : 1, sizeof(*at));
+
+	if (!r || !at) {
+		free(r);
+		free(at);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		at[i] = i;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && policy_of[at[j - 1]] > policy_of[at[j]]; j--) {
+			size_t t = at[j];
+
+			at[j] = at[j - 1];
+			at[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++)
+		r[i] = json_object_get(json_object_array_get_idx(results, from + at[i]));
+	for (size_t i = 0; i < n; i++)
+		json_object_array_put_idx(results, from + i, r[i]);	/* drops the old reference */
+	free(r);
+	free(at);
+}
+
+/* One scenario x policy's windows: every sweep value, every repetition. */
+static void run_policy_cases(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, const char *why)
+{
+	int sweeps = s->sweep_count ? s->sweep_count : 1;
+	char missing[320];
+	const char *skip = why ? why : case_missing(ctx, s, p, missing, sizeof(missing));
+
+	for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
+		for (int rep = 0; rep < ctx->opt->repeat && !ctx->stop_reason[0]; rep++) {
+			if (skip)
+				run_skip_case(ctx, s, p, w, rep, skip);
+			else if (run_case(ctx, s, p, w, rep, !ctx->noise_remeasured))
+				remeasure_and_rerun(ctx, s, p, w, rep);
+		}
+}
+
+/*
+ * Every case, each scenario's policies in grid_run_order; the results file lists them in the
+ * order of the policies all the same.
+ */
 static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_reason)
 {
 	const struct run_options *opt = ctx->opt;
 	struct policy policies[RUN_CASE_POLICIES_MAX];
+	int order[RUN_CASE_POLICIES_MAX];
 
 	for (int i = 0; i < opt->scenario_count && !ctx->stop_reason[0]; i++) {
 		const struct scenario *s = opt->scenario[i];
 		const char *why = skip_all ? skip_reason : scenario_unsupported(ctx, s);
-		int np = run_policies(opt, s, policies), sweeps = s->sweep_count ? s->sweep_count : 1;
+		int np = run_policies(opt, s, policies);
+		size_t from = json_object_array_length(ctx->results), cap = 0;
+		int *policy_of = NULL;
+		bool tracked = true;	/* out of memory: the results stay in the order they ran */
 
+		grid_run_order(policies, np, order);
 		for (int k = 0; k < np && !ctx->stop_reason[0]; k++) {
-			char missing[320];
-			const char *skip = why ? why : case_missing(ctx, s, &policies[k], missing, sizeof(missing));
+			size_t before = json_object_array_length(ctx->results), after;
 
-			for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
-				for (int rep = 0; rep < opt->repeat && !ctx->stop_reason[0]; rep++) {
-					if (skip)
-						run_skip_case(ctx, s, &policies[k], w, rep, skip);
-					else if (run_case(ctx, s, &policies[k], w, rep, !ctx->noise_remeasured))
-						remeasure_and_rerun(ctx, s, &policies[k], w, rep);
-				}
+			run_policy_cases(ctx, s, &policies[order[k]], why);
+			after = json_object_array_length(ctx->results);
+			if (tracked && after - from > cap) {
+				int *grown = realloc(policy_of, (after - from) * 2 * sizeof(*grown));
+
+				tracked = grown != NULL;
+				policy_of = tracked ? grown : policy_of;
+				cap = (after - from) * 2;
+			}
+			for (size_t r = before; tracked && r < after; r++)
+				policy_of[r - from] = order[k];
 		}
+		if (tracked && policy_of)
+			results_in_policy_order(ctx->results, from, policy_of);
+		free(policy_of);
 	}
 }
 

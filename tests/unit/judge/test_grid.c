@@ -123,6 +123,32 @@ TEST(grid_unreachable_cells)
 	CHECK(!grid_cell_unreachable(&named, &fair, buf, sizeof(buf)), "a named policy is not a cell");
 }
 
+TEST(grid_run_order_rising_periods)
+{
+	/* Two named policies around the cells, as --policy and --grid together give them. */
+	static const char *const want[] = { "half", "r0.5p50ms", "r0.95p50ms", "r0.5p200ms", "r0.95p200ms",
+					    "r0.5p2s", "r0.95p2s", "last" };
+	struct policy p[8] = { { .name = "half", .runtime_us = 500000, .period_us = 1000000 } };
+	int order[8], n, seen = 0;
+	struct grid g;
+	char why[256] = "";
+
+	CHECK(parse(&g, "ratios=0.5,0.95 periods=2s,50ms,200ms", why, sizeof(why)), "refused: %s", why);
+	n = 1 + grid_policies(&g, p + 1);
+	p[n++] = (struct policy){ .name = "last", .runtime_us = 10000, .period_us = 20000 };
+	CHECK(n == 8, "%d policies", n);
+	grid_run_order(p, n, order);
+	for (int i = 0; i < n; i++) {
+		CHECK(order[i] >= 0 && order[i] < n && !strcmp(p[order[i]].name, want[i]), "run %d: %s, want %s", i,
+		      order[i] >= 0 && order[i] < n ? p[order[i]].name : "?", want[i]);
+		seen |= 1 << order[i];
+	}
+	CHECK(seen == 0xff, "not a permutation: %#x", seen);
+	/* Nothing to reorder: the identity. */
+	grid_run_order(p, 1, order);
+	CHECK(order[0] == 0, "one policy: %d", order[0]);
+}
+
 TEST(grid_cell_window_whole_periods)
 {
 	/* At least a second (one fair-server period), rounded up to whole periods. */
