@@ -89,6 +89,16 @@ static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
 	return from;
 }
 
+/* The period the knobs go back to between windows: the longer of the sysctl's and the root cgroup's. */
+static int64_t restored_period_us(const struct run_ctx *ctx)
+{
+	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
+
+	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > period)
+		period = ctx->before.value[KNOB_CGROUP_PERIOD];
+	return period;
+}
+
 /*
  * After a window, with the knobs put back. A whole period (--settle period) waits at once; the
  * timer rule waits before the next window (run_settle_due), so the work between windows runs
@@ -96,7 +106,7 @@ static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
  */
 void run_settle_after(struct run_ctx *ctx, const struct policy *p)
 {
-	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
+	int64_t period = restored_period_us(ctx);
 
 	if (p->period_us > period)
 		period = p->period_us;
@@ -131,7 +141,7 @@ void run_settle_after(struct run_ctx *ctx, const struct policy *p)
 void run_settle_due(struct run_ctx *ctx)
 {
 	const struct policy *last = &ctx->settle_policy;
-	int64_t restored = ctx->before.value[KNOB_SYSCTL_RUNTIME], bound = ctx->before.value[KNOB_SYSCTL_PERIOD];
+	int64_t restored = ctx->before.value[KNOB_SYSCTL_RUNTIME], bound = restored_period_us(ctx);
 
 	if (!ctx->settle_pending)
 		return;
@@ -143,16 +153,6 @@ void run_settle_due(struct run_ctx *ctx)
 			      bound / 1e6, last->name);
 	ctx->settle_us += wait_rt_timers(restored >= 0 && last->runtime_us > restored ? 2 : 1, bound, last->period_us,
 					 ctx->settle_left_ns);
-}
-
-/* The period the knobs go back to between windows: the longer of the sysctl's and the root cgroup's. */
-static int64_t restored_period_us(const struct run_ctx *ctx)
-{
-	int64_t period = ctx->before.value[KNOB_SYSCTL_PERIOD];
-
-	if (ctx->before.has_cgroup && ctx->before.value[KNOB_CGROUP_PERIOD] > period)
-		period = ctx->before.value[KNOB_CGROUP_PERIOD];
-	return period;
 }
 
 /*
