@@ -246,10 +246,13 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	p->cfs_sample_us = cfs ? cfs->step_ns / 1000.0 : 0;
 	p->cfs_wait_max_us = cfs_gaps ? cfs_gaps->max_ns / 1000.0 : -1;
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
-		uint64_t period = (uint64_t)t->period_us * 1000;
+		uint64_t period = (uint64_t)t->period_us * 1000, whole_end = end;
+
+		if (t->periods_end_us > 0 && t->periods_end_us * 1000 < (double)end)
+			whole_end = (uint64_t)(t->periods_end_us * 1000);
 
 		p->rt_measured = rt != NULL;
-		best_grid(rt, t->cfs_rest ? cfs : NULL, period, end, (double)t->runtime_us, rt ? rt_gaps : NULL,
+		best_grid(rt, t->cfs_rest ? cfs : NULL, period, whole_end, (double)t->runtime_us, rt ? rt_gaps : NULL,
 			  throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
 		p->periods = e.periods;
 		p->phase_us /= 1000.0;
@@ -259,9 +262,10 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		p->worst_period_at_ms = e.worst_at_ns / 1e6;
 		p->cfs_measured = t->cfs_rest && e.periods;
 		p->cfs_period_min_us = p->cfs_measured ? e.cfs_min_us : 0;
-		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, end, p->phase_us * 1000.0, period,
+		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, whole_end, p->phase_us * 1000.0, period,
 							&p->throttle_ends);
-		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, (uint64_t)(p->phase_us * 1000.0), period, end);
+		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, (uint64_t)(p->phase_us * 1000.0), period,
+					     whole_end);
 		/* ... plus the tick that finds the overrun. */
 		p->cfs_wait_bound_us = throttle_wait_bound_us((double)t->period_us, (double)(t->period_us - t->runtime_us),
 							      t->tick_us) + t->tick_us;
@@ -332,6 +336,8 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 	json_object_object_add(obj, "kept", kept < 0 ? NULL : json_object_new_boolean(kept));
 	json_add_int64(obj, "runtime_us", t->runtime_us);
 	json_add_int64(obj, "period_us", t->period_us);
+	if (t->rt_limit && t->periods_end_us > 0)
+		json_add_double(obj, "periods_end_ms", t->periods_end_us / 1000);
 	if (t->rt_limit) {
 		json_add_int(obj, "periods", p->periods);
 		json_add_double(obj, "grid_phase_us", p->phase_us);

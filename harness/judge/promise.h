@@ -29,6 +29,12 @@ struct promise_terms {
 	int64_t runtime_us, period_us;
 	int64_t fs_runtime_us, fs_period_us;
 	double tick_us;
+	/*
+	 * > 0: the kernel's RT periods end by here (us from the window start) at the latest: a
+	 * window ended before a timer firing that came off the foretold grid (aligned_end) holds
+	 * only part of its last period. 0: periods may end at the window's end.
+	 */
+	double periods_end_us;
 	char why[200];		/* which promises, and why the others do not apply */
 };
 

@@ -60,6 +60,28 @@ uint64_t rt_timer_last_firing_by(const struct rt_timer_state *t, int64_t period_
 	return (uint64_t)(next + ((int64_t)by_ns - next) / period_ns * period_ns);
 }
 
+bool rt_timer_off_grid(const struct rt_timer_state *t, int64_t period_ns, uint64_t firing_ns, int64_t *off_ns)
+{
+	if (!t->armed || t->now_ns <= 0 || period_ns <= 0 || t->now_ns >= (int64_t)firing_ns + period_ns)
+		return false;
+	*off_ns = (t->now_ns + t->last_in_ns - (int64_t)firing_ns) % period_ns;
+	if (*off_ns > period_ns / 2)
+		*off_ns -= period_ns;
+	else if (*off_ns < -period_ns / 2)
+		*off_ns += period_ns;
+	return true;
+}
+
+int64_t rt_timer_grid_last_by(int64_t at_ns, int64_t period_ns, int64_t by_ns)
+{
+	int64_t k = (by_ns - at_ns) / period_ns;
+
+	/* C division truncates towards zero: one period less below the grid's point. */
+	if (by_ns < at_ns && (at_ns - by_ns) % period_ns)
+		k--;
+	return at_ns + k * period_ns;
+}
+
 bool rt_timer_read(struct rt_timer_state *out)
 {
 	FILE *f = fopen("/proc/timer_list", "re");

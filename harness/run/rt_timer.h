@@ -34,6 +34,15 @@ bool rt_timer_fired_since(const struct rt_timer_state *t, int64_t period_ns, uin
  * (or the list did not say when it was read, or nothing is armed).
  */
 uint64_t rt_timer_last_firing_by(const struct rt_timer_state *t, int64_t period_ns, uint64_t by_ns);
+/*
+ * How far the timers' grid, read at t (its next firing), lies off the grid of a firing
+ * foretold at `firing_ns`, ±half of period_ns; false when unknown: nothing armed, or read a
+ * period or more after that firing (the timer may have stopped since at a firing that found no
+ * RT time run up, and been armed again on another grid).
+ */
+bool rt_timer_off_grid(const struct rt_timer_state *t, int64_t period_ns, uint64_t firing_ns, int64_t *off_ns);
+/* The last firing at or before by_ns on the grid through at_ns with period_ns. */
+int64_t rt_timer_grid_last_by(int64_t at_ns, int64_t period_ns, int64_t by_ns);
 /* rt_timer_parse of /proc/timer_list; false when it cannot be read. */
 bool rt_timer_read(struct rt_timer_state *out);
 

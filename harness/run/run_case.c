@@ -12,6 +12,7 @@
 #include "metrics.h"
 #include "promise.h"
 #include "report.h"
+#include "rt_timer.h"
 #include "role_metrics.h"
 #include "settle.h"
 #include "scenario_task.h"
@@ -152,6 +153,53 @@ static double others_us(const struct run_ctx *ctx, int count, const struct windo
 	return fmax(0, ((double)busy_ns - ours) / 1000.0);
 }
 
+/*
+ * Once a window cut before a firing is over: where the timer fires next. A firing on the
+ * grid foretold is followed by one a period on; one off it shows the window's end was not
+ * the kernel's period boundary (aligned_periods_end_us).
+ */
+static void aligned_end_read(struct window_align *align)
+{
+	if (align && align->cut_ns && !rt_timer_read(&align->after))
+		align->after.armed = false;
+}
+
+/* results[].aligned_end: the firing the window ended before, and how far the timer's grid was off it. */
+static json_object *aligned_end_json(const struct window_shm *shm, const struct window_align *align)
+{
+	json_object *o = json_object_new_object();
+	int64_t off;
+
+	json_add_double(o, "firing_ms", ((double)align->firing_ns - (double)shm->start_ns) / 1e6);
+	if (align->after.armed && align->after.now_ns > 0)
+		json_add_double(o, "timer_next_ms",
+				((double)(align->after.now_ns + align->after.last_in_ns) - (double)shm->start_ns) / 1e6);
+	if (rt_timer_off_grid(&align->after, (int64_t)align->period_ns, align->firing_ns, &off))
+		json_add_double(o, "off_grid_us", (double)off / 1e3);
+	return o;
+}
+
+/*
+ * The last boundary of the kernel's RT periods within the window, in us from its start, when
+ * the timer's grid after the window lay more than a tick off the one its end was cut for: the
+ * window then holds only part of its last period (on an emulator a CFS task's slot that the
+ * end cut 12.5 ms short of the kernel's firing counted as a period's). 0: the window's end is
+ * as good a boundary as any.
+ */
+static double aligned_periods_end_us(const struct window_shm *shm, const struct window_align *align, double tick_us)
+{
+	int64_t off, boundary;
+
+	if (!align || !align->cut_ns ||
+	    !rt_timer_off_grid(&align->after, (int64_t)align->period_ns, align->firing_ns, &off) ||
+	    llabs(off) <= (int64_t)(tick_us * 1000))
+		return 0;
+	boundary = rt_timer_grid_last_by((int64_t)align->firing_ns + off, (int64_t)align->period_ns,
+					 (int64_t)shm->end_ns);
+	/* Before the start: no boundary inside, so no whole period (1 ns, not 0: 0 means none known). */
+	return boundary > (int64_t)shm->start_ns ? ((double)boundary - (double)shm->start_ns) / 1000.0 : 1e-3;
+}
+
 static enum window_status run_measure_led(struct run_ctx *ctx, const struct policy *p, struct lead_writes *w,
 					  struct window_align *align, const struct task_config *tasks, int count,
 					  double window_s, char *why, size_t why_len)
@@ -193,6 +241,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, align, &edges, why,
 				    why_len);
 		trace_window_end(ctx->trace);
+		aligned_end_read(align);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
@@ -432,7 +481,7 @@ static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, 
 	return throttle_threshold_us(l, &ctx->noise, ctx->model.tick_us);
 }
 
-static json_object *task_json(const struct task_record *rec, json_object *metrics)
+static json_object *task_json(const struct task_record *rec, json_object *metrics, uint64_t window_start_ns)
 {
 	const struct task_config *c = &rec->config;
 	json_object *obj = json_object_new_object();
@@ -447,6 +496,9 @@ static json_object *task_json(const struct task_record *rec, json_object *metric
 	json_add_int(obj, c->sched_policy == SCHED_OTHER ? "nice" : "priority", c->priority);
 	if (c->cgroup[0])
 		json_add_str(obj, "cgroup", c->cgroup);
+	/* After its window: when it left the RT class (a task throttled at the end, once let run). */
+	if (rec->left_rt_ns && window_start_ns)
+		json_add_double(obj, "left_rt_at_ms", ((double)rec->left_rt_ns - (double)window_start_ns) / 1e6);
 	json_object_object_add(obj, "metrics", metrics);
 	return obj;
 }
@@ -548,8 +600,9 @@ static int measured_task(const struct run_ctx *ctx, int count, enum task_role ro
  * The promise's figures, period by period, for a FIFO hog and the CFS task beside it: added
  * to their metrics for the checks. Returns whether the window has them.
  */
-static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const struct limiter *limiter, int count,
-			    json_object **metrics, struct promise_terms *terms, struct promise *out)
+static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const struct limiter *limiter,
+			    const struct window_align *align, int count, json_object **metrics, struct promise_terms *terms,
+			    struct promise *out)
 {
 	int hog = measured_task(ctx, count, ROLE_HOG, -1), victim = measured_task(ctx, count, ROLE_VICTIM, SCHED_OTHER);
 	/* A periodic RT task sleeps between jobs: its CPU time is known per job, not per instant. */
@@ -561,6 +614,7 @@ static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const s
 
 	if (have) {
 		promise_terms_for(&ctx->model, limiter, p->runtime_us, p->period_us, with_cfs, terms);
+		terms->periods_end_us = aligned_periods_end_us(ctx->shm, align, ctx->model.tick_us);
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
 				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
@@ -651,6 +705,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		json_add_double(res, "window_asked_s", window_s);
 		window_s -= align.cut_ns / 1e9;
 		json_add_double(res, "window_s", window_s);	/* replaces the asked one in place */
+		json_object_object_add(res, "aligned_end", aligned_end_json(ctx->shm, &align));
 	}
 	if (s->lead_in_count && status == WINDOW_OK)
 		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
@@ -678,10 +733,10 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 
 		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), &m);
 		metrics[i] = metrics_to_json(rec, &m, role_metrics);
-		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i])));
+		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i]), ctx->shm->start_ns));
 	}
 	cyclictest_span_metrics(ctx->shm->task, metrics, count);
-	promised = measure_promise(ctx, p, &limiter, count, metrics, &terms, &promise);
+	promised = measure_promise(ctx, p, &limiter, &align, count, metrics, &terms, &promise);
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
 							      threshold_for(ctx, &limiter, ROLE_HOG)));

@@ -271,6 +271,7 @@ static void align_end(struct window_shm *shm, int count, struct window_align *al
 	struct rt_timer_state t;
 
 	align->cut_ns = 0;
+	align->firing_ns = 0;
 	if (!align->period_ns || shm->lead_ns != shm->start_ns)
 		return;
 	for (int i = 0; i < count; i++) {
@@ -287,6 +288,7 @@ static void align_end(struct window_shm *shm, int count, struct window_align *al
 	/* Just before the firing: it then comes after the end, and forgives the last period. */
 	if (firing > shm->start_ns + ALIGN_LEAD_NS && shm->end_ns - (firing - ALIGN_LEAD_NS) <= cap) {
 		align->cut_ns = shm->end_ns - (firing - ALIGN_LEAD_NS);
+		align->firing_ns = firing;
 		shm->end_ns = firing - ALIGN_LEAD_NS;
 		/* The tasks' own window too: a gap the new end cuts is the window's, not a throttle's. */
 		for (int i = 0; i < count; i++)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rt_timer.h"
 #include "task_shm.h"
 
 enum window_status {
@@ -62,6 +63,8 @@ uint64_t task_life_cpu_ns(const struct task_record *t);
 struct window_align {
 	uint64_t period_ns;
 	uint64_t cut_ns;
+	uint64_t firing_ns;	/* the firing it ends just before, as /proc/timer_list foretold it */
+	struct rt_timer_state after;	/* /proc/timer_list once the tasks are gone (after.armed false: unread) */
 };
 
 /*

@@ -376,3 +376,58 @@ TEST(promise_short_stalls_inside_runs)
 	CHECK(o.p.rt_period_max_us <= 90000 + 2 * CPU_SAMPLE_MIN_NS / 1000.0, "a period's RT %.0f us",
 	      o.p.rt_period_max_us);
 }
+
+/*
+ * RT from the start, then throttled in every kernel period [886 + k s, 1886 + k s) after 950 ms,
+ * CFS the rest, seen until `window_ms`: the window was cut 0.1 ms before a firing foretold at
+ * 873.6 + k s, 12.5 ms before the kernel's own (measured on an emulator).
+ */
+static void shifted_grid(struct schedule *s, uint64_t window_ms)
+{
+	memset(s, 0, sizeof(*s));
+	s->end_ns = window_ms * MS + MS / 2;
+	runs(s, 0, 886 * MS, RT);
+	for (uint64_t b = 886 * MS; b < s->end_ns; b += 1000 * MS) {
+		runs(s, b, b + 950 * MS, RT);
+		runs(s, b + 950 * MS, b + 1000 * MS, CFS);
+	}
+}
+
+/* Only the CFS task's timeline, as beside a periodic RT app: the grid is found from it alone. */
+static void judge_cfs_only(const struct schedule *s, double periods_end_ms, struct outcome *o)
+{
+	memset(&o->t, 0, sizeof(o->t));
+	o->t = (struct promise_terms){ .rt_limit = true, .cfs_rest = true, .runtime_us = 950000, .period_us = 1000000,
+				       .tick_us = 4000, .periods_end_us = periods_end_ms * 1000 };
+	record_of(s, CFS, &victim_rec);
+	CHECK(cpu_timeline_build(&victim_rec, &victim_tl), "timeline");
+	promise_measure(&o->t, NULL, &victim_tl, NULL, &victim_rec.gaps, 25000, &o->p);
+	promise_release(&o->p);
+}
+
+/*
+ * A window whose end missed the kernel's period boundary holds only part of its last period:
+ * that part must not count as a period. Taken whole, the 37.5 ms of the CFS task's cut slot
+ * read as 12.5 ms withheld from it (the false alarm this guards against); the kernel's last
+ * boundary in the window (886 ms) leaves no whole period to judge.
+ */
+TEST(promise_period_cut_by_a_missed_aligned_end_is_not_judged)
+{
+	struct outcome o;
+
+	shifted_grid(&sched, 1873);
+	judge_cfs_only(&sched, 0, &o);
+	CHECK(o.p.periods == 1 && o.p.cfs_measured && o.p.cfs_period_min_us < 40000,
+	      "the cut slot taken for a period: %d periods, CFS %.1f us", o.p.periods, o.p.cfs_period_min_us);
+	judge_cfs_only(&sched, 886, &o);
+	CHECK(o.p.periods == 0 && !o.p.cfs_measured, "no whole period: %d, CFS measured %d", o.p.periods,
+	      o.p.cfs_measured);
+	/* A longer window keeps the kernel's whole periods before the cut one, and they keep the promise. */
+	shifted_grid(&sched, 3873);
+	judge_cfs_only(&sched, 2886, &o);
+	CHECK(o.p.periods == 2 && o.p.cfs_measured && o.p.cfs_period_min_us >= 50000 - 1,
+	      "%d periods, CFS %.1f us", o.p.periods, o.p.cfs_period_min_us);
+	/* With the hog's timeline the search finds the kernel's grid in the longer window alone. */
+	judge(&sched, 950000, 1000000, true, false, &o);
+	CHECK(o.p.rt_budget_excess_us <= 1, "RT within its budget: excess %.1f us", o.p.rt_budget_excess_us);
+}

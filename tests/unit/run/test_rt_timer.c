@@ -3,6 +3,7 @@
 #include "rt_timer.h"
 #include "unit.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,6 +91,46 @@ TEST(rt_timer_last_firing_by_a_window_end)
 	CHECK(rt_timer_last_firing_by(&t, 1000000000, 13000000000ull) == 0, "not said when read");
 	t = (struct rt_timer_state){ .armed = false, .now_ns = 10000000000 };
 	CHECK(rt_timer_last_firing_by(&t, 1000000000, 13000000000ull) == 0, "not armed");
+}
+
+/*
+ * A window cut before a firing foretold at 12.93 s (1 s period), the list read after it: the
+ * timer next at 13.93 s is on that grid; at 13.9425 s, 12.5 ms off it (the kernel's own grid,
+ * seen on an emulator); at 13.4 s, half a period off either way. Read a period or more after
+ * the firing, or not armed: unknown.
+ */
+TEST(rt_timer_off_the_foretold_grid)
+{
+	struct rt_timer_state t = { .armed = true, .now_ns = 13020000000, .last_in_ns = 910000000 };
+	int64_t off = 1;
+
+	CHECK(rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off) && off == 0, "on the grid: %lld", (long long)off);
+	t.last_in_ns = 922500000;
+	CHECK(rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off) && off == 12500000, "late: %lld",
+	      (long long)off);
+	t.last_in_ns = 897500000;
+	CHECK(rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off) && off == -12500000, "early: %lld",
+	      (long long)off);
+	t.last_in_ns = 1000000000 + 922500000;	/* a period further on: the same grid */
+	CHECK(rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off) && off == 12500000, "%lld", (long long)off);
+	t.last_in_ns = 380000000;
+	CHECK(rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off) && llabs(off) <= 500000000, "half: %lld",
+	      (long long)off);
+	t.now_ns = 13930000000;
+	CHECK(!rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off), "read a period after the firing");
+	t = (struct rt_timer_state){ .armed = false, .now_ns = 13020000000 };
+	CHECK(!rt_timer_off_grid(&t, 1000000000, 12930000000ull, &off), "not armed");
+}
+
+/* The last point at or before a time of the grid through 886 ms, 1 s apart, either side of it. */
+TEST(rt_timer_grid_last_by_either_side)
+{
+	CHECK(rt_timer_grid_last_by(886, 1000, 1873) == 886, "%lld", (long long)rt_timer_grid_last_by(886, 1000, 1873));
+	CHECK(rt_timer_grid_last_by(1886, 1000, 1873) == 886, "%lld", (long long)rt_timer_grid_last_by(1886, 1000, 1873));
+	CHECK(rt_timer_grid_last_by(3886, 1000, 3873) == 2886, "%lld", (long long)rt_timer_grid_last_by(3886, 1000, 3873));
+	CHECK(rt_timer_grid_last_by(1886, 1000, 886) == 886, "on the grid itself");
+	CHECK(rt_timer_grid_last_by(1886, 1000, 0) == -114, "%lld", (long long)rt_timer_grid_last_by(1886, 1000, 0));
+	CHECK(rt_timer_grid_last_by(-114, 1000, 5000) == 4886, "%lld", (long long)rt_timer_grid_last_by(-114, 1000, 5000));
 }
 
 TEST(rt_timer_live_file_reads)
