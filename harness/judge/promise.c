@@ -336,8 +336,12 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 	json_object_object_add(obj, "kept", kept < 0 ? NULL : json_object_new_boolean(kept));
 	json_add_int64(obj, "runtime_us", t->runtime_us);
 	json_add_int64(obj, "period_us", t->period_us);
-	if (t->rt_limit && t->periods_end_us > 0)
+	if (t->rt_limit && t->periods_end_us > 0) {
 		json_add_double(obj, "periods_end_ms", t->periods_end_us / 1000);
+		json_add_str(obj, "periods_end_why", "the RT period timer's grid after the window lay more than a tick off "
+			     "the firing its end was cut before (aligned_end): the kernel's last period ran past the end, so "
+			     "whole periods end at its last boundary inside the window");
+	}
 	if (t->rt_limit) {
 		json_add_int(obj, "periods", p->periods);
 		json_add_double(obj, "grid_phase_us", p->phase_us);
