@@ -194,6 +194,17 @@ Q(fs_others_us)
 Q(fs_interleaves) { *v = fair_server_interleaves(JC, qc->s); return true; }
 
 /*
+ * A fair server keeps its runtime and its period's phase from one window to the next: after a
+ * window that left CFS about its share, it served the CFS task for 18.8 ms as RT's throttle
+ * ended (6.18, r0.5p1s after r0.95p200ms), so a throttle gap may last up to its runtime more.
+ */
+Q(fs_gap_extra_us)
+{
+	*v = JC->model->fair_server && has_cfs_task(qc->s) ? (double)JC->model->fs_runtime_us : 0;
+	return true;
+}
+
+/*
  * The throttle lands on a tick: where the slot or the run is under a few ticks, gap lengths,
  * counts and the span between throttles follow the tick's phase, not the policy (the promise
  * still holds: the kernel carries the overrun).
@@ -237,6 +248,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(slot_us, "us", "the CFS slot each interval (period - runtime, or the fair server's runtime); 0 unlimited"),
 	QUANTITY(max_slot_us, "us", "the longest CFS slot when two limits give slots; else slot_us"),
 	QUANTITY(share_band, "ratio", "half-width of RT's share band with an RT period shorter than the fair server's; in share_tol"),
+	QUANTITY(fs_gap_extra_us, "us", "with a fair server and a CFS task on the measured CPU, its runtime: how much longer it may make an RT throttle gap, serving CFS on from runtime it kept from the window before; else 0"),
 	QUANTITY(fs_band, "ratio", "where the fair server interleaves with classic throttling: the smaller of the two limits' CFS shares; RT's share lies between rt_share - fs_band and rt_share"),
 	QUANTITY(limit_interval_us, "us", "the interval of the limit's slots (the policy's period, or the fair server's)"),
 	QUANTITY(rt_run_us, "us", "how long RT runs between two slots: limit_interval_us - slot_us"),

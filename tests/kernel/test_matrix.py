@@ -110,10 +110,12 @@ def test_default_gives_cfs_five_percent_on_6_1():
     assert abs(hog["throttle_gap_median_us"] - (period_us - runtime_us)) <= slack, \
         f"CFS slot {hog['throttle_gap_median_us']:.0f} us, expected {period_us - runtime_us} +- {slack:.0f}"
     assert abs(hog["throttle_interval_us"] - period_us) <= slack, hog["throttle_interval_us"]
-    # Its CPU time: at most the slot's 5% (plus a tick at each edge), and most of it: under
-    # emulation the victim loses part of the slot to the guest's own interrupt work.
+    # Its CPU time: at most the slot's 5% (plus a tick at each edge, and a stall as long as the
+    # noise floor's longest that its CPU clock was charged with: a 10.2 ms floor under the
+    # emulator, 0.0604 of the CPU seen), and most of it: under emulation the victim loses part
+    # of the slot to the guest's own interrupt work.
     slot_share = (period_us - runtime_us) / period_us
-    edges = 2 * doc["kernel_model"]["predicted"]["tick_us"] / period_us
+    edges = (2 * doc["kernel_model"]["predicted"]["tick_us"] + doc["noise_floor"]["gap_max_us"]) / period_us
     share = victim["cpu_share_periods"]
     assert slot_share / 2 <= share <= slot_share + edges, \
         f"victim got {share:.4f} of the CPU, expected ~{slot_share:.2f} (between {slot_share / 2:.3f} and " \
