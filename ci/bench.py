@@ -191,7 +191,28 @@ def run_rtt(args, poll_s=0.02, on_window=None):
     }
     if proc.returncode not in (0, 1) or data is None:
         log(f"bench: {meas['cmd']} exited {proc.returncode}: {stderr.strip()[-400:]}")
+    if data:
+        meas["verdicts"], meas["not_passed"] = verdicts(data)
+        for line in meas["not_passed"]:
+            log(f"bench: {line}")
     return data, meas
+
+
+def verdicts(data):
+    """A run's verdict counts, and one line per failed check or error: a timing run whose
+    results fail is a false alarm on this machine to look into, not just a wall time."""
+    counts, lines = {}, []
+    for r in data.get("results", []):
+        v = r.get("verdict", "?")
+        counts[v] = counts.get(v, 0) + 1
+        name = f"{r.get('scenario')}.{r.get('policy', {}).get('name')}"
+        if v == "error":
+            lines.append(f"{name}: error: {r.get('error', '')[:200]}")
+        for c in r.get("checks", []) if v == "fail" else []:
+            if c.get("verdict") == "fail":
+                lines.append(f"{name}: failed {c['task']}.{c['metric']} {c['measured']:.6g} {c['kind']} "
+                             f"{c['expected']:.6g} +- {c['tolerance']:.4g}")
+    return counts, lines
 
 
 def task(result, name):
