@@ -138,3 +138,22 @@ def test_calibration_judges_windows_with_steal_too():
     figs = _figures(bench.fig_calibration, [("c1", run)])
     assert len(figs) == 1 and figs[0]["verdict"] == "MISS", figs
     assert abs(figs[0]["value"] - 1.5) < 1e-9 and "windows with steal 1 of 2" in figs[0]["detail"], figs[0]
+
+
+def test_timing_runs_list_what_failed():
+    """A timing run whose results fail is a false alarm to look into: the bench lists each
+    failed check and error, and counts the verdicts."""
+    data = {"results": [
+        {"scenario": "fifo-hog-share", "policy": {"name": "r0.5p1s"}, "verdict": "fail",
+         "checks": [{"task": "hog", "metric": "gap_max_us", "verdict": "fail", "measured": 518831.5,
+                     "kind": "approx", "expected": 500000, "tolerance": 8814.7},
+                    {"task": "hog", "metric": "cpu_share", "verdict": "pass", "measured": 0.5,
+                     "kind": "approx", "expected": 0.5, "tolerance": 0.05}]},
+        {"scenario": "fifo-hog-share", "policy": {"name": "r0.3p10ms"}, "verdict": "error",
+         "error": "the kernel refused policy r0.3p10ms"},
+        {"scenario": "fifo-hog-share", "policy": {"name": "r0.5p2s"}, "verdict": "pass", "checks": []},
+    ]}
+    counts, lines = bench.verdicts(data)
+    assert counts == {"fail": 1, "error": 1, "pass": 1}, counts
+    assert lines == ["fifo-hog-share.r0.5p1s: failed hog.gap_max_us 518832 approx 500000 +- 8815",
+                     "fifo-hog-share.r0.3p10ms: error: the kernel refused policy r0.3p10ms"], lines
