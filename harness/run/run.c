@@ -367,33 +367,24 @@ static const char *case_missing(const struct run_ctx *ctx, const struct scenario
 	return unreachable ? unreachable : privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
 }
 
-/* The results from `from` on, back in the order of the policies they are of (stable). */
-static void results_in_policy_order(json_object *results, size_t from, const int *policy_of)
+/*
+ * The results from `from` on back in the order of the policies: policy k's are the `count[k]`
+ * that start at `first[k]`, each policy's one run (they ran one policy after another).
+ */
+static void results_in_policy_order(json_object *results, size_t from, int np, const size_t *first,
+				    const size_t *count)
 {
-	size_t n = json_object_array_length(results) - from;
+	size_t n = json_object_array_length(results) - from, at = from;
 	json_object **r = calloc(n ? n : 1, sizeof(*r));
-	size_t *at = calloc(n ? n : 1, sizeof(*at));
 
-	if (!r || !at) {
-		free(r);
-		free(at);
-		return;
-	}
+	if (!r)
+		return;	/* they stay in the order they ran */
 	for (size_t i = 0; i < n; i++)
-		at[i] = i;
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && policy_of[at[j - 1]] > policy_of[at[j]]; j--) {
-			size_t t = at[j];
-
-			at[j] = at[j - 1];
-			at[j - 1] = t;
-		}
-	for (size_t i = 0; i < n; i++)
-		r[i] = json_object_get(json_object_array_get_idx(results, from + at[i]));
-	for (size_t i = 0; i < n; i++)
-		json_object_array_put_idx(results, from + i, r[i]);	/* drops the old reference */
+		r[i] = json_object_get(json_object_array_get_idx(results, from + i));
+	for (int k = 0; k < np; k++)
+		for (size_t i = 0; i < count[k]; i++)
+			json_object_array_put_idx(results, at++, r[first[k] - from + i]);	/* drops the old reference */
 	free(r);
-	free(at);
 }
 
 /* One scenario x policy's windows: every sweep value, every repetition. */
@@ -421,34 +412,24 @@ static void for_each_case(struct run_ctx *ctx, bool skip_all, const char *skip_r
 	const struct run_options *opt = ctx->opt;
 	struct policy policies[RUN_CASE_POLICIES_MAX];
 	int order[RUN_CASE_POLICIES_MAX];
+	size_t first[RUN_CASE_POLICIES_MAX], count[RUN_CASE_POLICIES_MAX];
 
 	for (int i = 0; i < opt->scenario_count && !ctx->stop_reason[0]; i++) {
 		const struct scenario *s = opt->scenario[i];
 		const char *why = skip_all ? skip_reason : scenario_unsupported(ctx, s);
 		int np = run_policies(opt, s, policies);
-		size_t from = json_object_array_length(ctx->results), cap = 0;
-		int *policy_of = NULL;
-		bool tracked = true;	/* out of memory: the results stay in the order they ran */
+		size_t from = json_object_array_length(ctx->results);
 
 		grid_run_order(policies, np, order);
+		memset(count, 0, sizeof(count));
+		for (int k = 0; k < np; k++)
+			first[k] = from;
 		for (int k = 0; k < np && !ctx->stop_reason[0]; k++) {
-			size_t before = json_object_array_length(ctx->results), after;
-
+			first[order[k]] = json_object_array_length(ctx->results);
 			run_policy_cases(ctx, s, &policies[order[k]], why);
-			after = json_object_array_length(ctx->results);
-			if (tracked && after - from > cap) {
-				int *grown = realloc(policy_of, (after - from) * 2 * sizeof(*grown));
-
-				tracked = grown != NULL;
-				policy_of = tracked ? grown : policy_of;
-				cap = (after - from) * 2;
-			}
-			for (size_t r = before; tracked && r < after; r++)
-				policy_of[r - from] = order[k];
+			count[order[k]] = json_object_array_length(ctx->results) - first[order[k]];
 		}
-		if (tracked && policy_of)
-			results_in_policy_order(ctx->results, from, policy_of);
-		free(policy_of);
+		results_in_policy_order(ctx->results, from, np, first, count);
 	}
 }
 

@@ -241,7 +241,6 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 				    (uint64_t)ctx->longest_period_us * 1000ull, w ? &w->lead : NULL, align, &edges, why,
 				    why_len);
 		trace_window_end(ctx->trace);
-		aligned_end_read(align);
 		guardian_watch_group(0);	/* the group is gone; its id may be reused */
 		steal_known &= cpu_steal_us(ctx->opt->cpu, &steal_after);
 		ctx->last_steal_us = steal_known ? (double)(steal_after - steal_before) : -1;
@@ -250,6 +249,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 		busy_known &= cpu_busy_ns(ctx->opt->cpu, &busy_after);
 		edges.known &= busy_known;
 		ctx->last_others_us = busy_known ? others_us(ctx, count, &edges, busy_after - busy_before) : -1;
+		aligned_end_read(align);	/* after the counters: they bracket the window only */
 	}
 	/* Put the knobs back after every window: the system runs with its own values in between. */
 	if (p && status == WINDOW_OK)
