@@ -17,6 +17,7 @@ struct task_metrics {
 	double gap_total_us;
 	double gap_max_us;
 	uint64_t throttle_events;	/* gaps >= the throttle threshold */
+	uint64_t gaps_without_cfs;	/* gaps >= the threshold the CFS witness slept through: no throttles */
 	double throttle_interval_us;	/* median end-to-end of those gaps, 0 if fewer than 2 */
 	/*
 	 * The kernel's CPU time between the ends of the first and last throttle gaps, over that
@@ -31,7 +32,13 @@ struct task_metrics {
 	double loop_ns;		/* mean cost of one measuring step */
 };
 
-void metrics_compute(const struct task_record *rec, double throttle_threshold_us, struct task_metrics *m);
+/*
+ * cfs_witness: the gaps of a CFS spinner always runnable on the same CPU, or NULL. A gap of an
+ * RT task that the witness spent wholly in a gap of its own gave CFS nothing: the CPU went to
+ * the hypervisor or an interrupt, not to a throttle or a fair-server slot, so it is no throttle.
+ */
+void metrics_compute(const struct task_record *rec, double throttle_threshold_us, const struct gap_stats *cfs_witness,
+		     struct task_metrics *m);
 /*
  * A role whose metrics its own file writes (cyclictest.c, load.c). metrics_to_json is given the
  * table (run/role_metrics.c) rather than calling those files: they sit beside it and use it.

@@ -166,7 +166,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
 	}
-	metrics_compute(&ctx->shm->task[0], 0, &m);
+	metrics_compute(&ctx->shm->task[0], 0, NULL, &m);
 	ctx->noise = (struct noise_floor){
 		.window_s = m.window_s,
 		.gap_max_us = m.gap_max_us,
@@ -240,12 +240,12 @@ static bool probe_regime(struct run_ctx *ctx)
 	if (status != WINDOW_OK)
 		goto failed;
 	/* Throttle gaps of the default policy last 50 ms: count those above half of it. */
-	metrics_compute(&ctx->shm->task[0], (dflt.period_us - dflt.runtime_us) / 2.0, &hog);
+	metrics_compute(&ctx->shm->task[0], (dflt.period_us - dflt.runtime_us) / 2.0, NULL, &hog);
 	progress_step("regime probe 2/%d: FIFO hog + CFS task at runtime -1 for %.1f s", windows, opt->probe_s);
 	status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
 	if (status != WINDOW_OK)
 		goto failed;
-	metrics_compute(&ctx->shm->task[1], 0, &victim);
+	metrics_compute(&ctx->shm->task[1], 0, NULL, &victim);
 	ctx->observed.victim_share_unlimited = victim.cpu_share;
 	if (running) {
 		/* Awake while the hog still sleeps: ktimers, idle then, wakes it; the hog never stops it again. */
@@ -255,7 +255,7 @@ static bool probe_regime(struct run_ctx *ctx)
 		status = run_measure(ctx, &unlimited, tasks, 2, opt->probe_s, why, sizeof(why));
 		if (status != WINDOW_OK)
 			goto failed;
-		metrics_compute(&ctx->shm->task[1], 0, &victim);
+		metrics_compute(&ctx->shm->task[1], 0, NULL, &victim);
 		ctx->observed.running_probed = true;
 		ctx->observed.victim_running_share_unlimited = victim.cpu_share;
 	}

@@ -481,6 +481,22 @@ static double threshold_for(const struct run_ctx *ctx, const struct limiter *l, 
 	return throttle_threshold_us(l, &ctx->noise, ctx->model.tick_us);
 }
 
+/*
+ * The CFS spinner at nice 0 or below on rec's CPU, always runnable through the window: what it
+ * did not see of rec's gaps was no slot of CFS's. NULL when the case has none.
+ */
+static const struct gap_stats *cfs_witness(const struct task_record *tasks, int count, const struct task_record *rec)
+{
+	for (int i = 0; i < count; i++) {
+		const struct task_config *c = &tasks[i].config;
+
+		if (c->role == ROLE_VICTIM && c->sched_policy == SCHED_OTHER && c->priority <= 0 &&
+		    c->cpu == rec->config.cpu && &tasks[i] != rec && !c->cgroup[0] && !c->may_be_killed)
+			return &tasks[i].gaps;
+	}
+	return NULL;
+}
+
 static json_object *task_json(const struct task_record *rec, json_object *metrics, uint64_t window_start_ns)
 {
 	const struct task_config *c = &rec->config;
@@ -731,7 +747,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 		struct task_metrics m;
 		const struct task_record *rec = &ctx->shm->task[i];
 
-		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), &m);
+		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), cfs_witness(ctx->shm->task, count, rec), &m);
 		metrics[i] = metrics_to_json(rec, &m, role_metrics);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i]), ctx->shm->start_ns));
 	}

@@ -132,7 +132,7 @@ TEST(metrics_compute_throttled_hog)
 		return;
 	throttled_hog(rec);
 	memset(&m, 0xff, sizeof(m));
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	CHECK(near(m.window_s, 3.0), "window_s %g", m.window_s);
 	CHECK(near(m.cpu_share, 0.95), "cpu_share %g", m.cpu_share);
 	CHECK(m.loops == 1000000, "loops %llu", (unsigned long long)m.loops);
@@ -152,7 +152,7 @@ TEST(metrics_compute_throttled_hog)
 	CHECK(near(m.cpu_share_periods, 0.95), "cpu_share_periods %g, want 0.95", m.cpu_share_periods);
 
 	/* A threshold of 40 ms leaves only the 50 and 60 ms gaps: one interval, from their ends. */
-	metrics_compute(rec, 40000, &m);
+	metrics_compute(rec, 40000, NULL, &m);
 	CHECK(m.throttle_events == 2, "40 ms: throttle_events %llu", (unsigned long long)m.throttle_events);
 	CHECK(near(m.throttle_interval_us, 1010000), "40 ms: interval %g, want 1010000", m.throttle_interval_us);
 	CHECK(near(m.periods_span_s, 1.01), "40 ms: span %g, want 1.01", m.periods_span_s);
@@ -160,20 +160,72 @@ TEST(metrics_compute_throttled_hog)
 	      m.cpu_share_periods);
 
 	/* One throttle gap: no interval, no whole periods. */
-	metrics_compute(rec, 55000, &m);
+	metrics_compute(rec, 55000, NULL, &m);
 	CHECK(m.throttle_events == 1, "55 ms: throttle_events %llu", (unsigned long long)m.throttle_events);
 	CHECK(m.throttle_interval_us == 0 && m.periods_span_s == 0 && m.cpu_share_periods == 0,
 	      "55 ms: interval %g span %g share %g", m.throttle_interval_us, m.periods_span_s, m.cpu_share_periods);
 	CHECK(near(m.throttle_gap_median_us, 60000), "55 ms: gap median %g", m.throttle_gap_median_us);
 
 	/* Nothing long enough. */
-	metrics_compute(rec, 1e6, &m);
+	metrics_compute(rec, 1e6, NULL, &m);
 	CHECK(m.throttle_events == 0 && m.throttle_interval_us == 0 && m.throttle_gap_median_us == 0 &&
 		      m.periods_span_s == 0,
 	      "1 s threshold: events %llu", (unsigned long long)m.throttle_events);
 	/* The whole-window figures do not depend on the threshold. */
 	CHECK(near(m.cpu_share, 0.95) && near(m.gap_max_us, 60000), "window figures changed with the threshold");
 	free(rec);
+}
+
+/*
+ * The soak's window at -1 on a fair-server kernel: the hog's 50 ms gaps at 0.95, 1.95 and
+ * 2.95 s are the CFS victim's slots; at 2.558 s it lost 28.4 ms the victim also slept through
+ * (sched_switch saw no switch: the hypervisor's). Counted as a slot, that gap made the median
+ * interval 793 ms and the share over whole periods 0.968.
+ */
+TEST(metrics_gap_the_cfs_witness_slept_through_is_no_throttle)
+{
+	struct task_record *hog = new_record(), *victim = new_record();
+	struct task_metrics m;
+
+	if (!hog || !victim)
+		goto out;
+	hog->config.role = ROLE_HOG;
+	hog->first_ns = 1000;
+	hog->last_ns = hog->first_ns + 3000000000ull;
+	hog->cpu_ns = 2820000000ull;
+	add_long_gap(hog, 950000000, 50000000, 950000000);
+	add_long_gap(hog, 1950000000, 50000000, 1900000000);
+	add_long_gap(hog, 2557870000, 28350000, 2507870000);
+	add_long_gap(hog, 2950000000, 50000000, 2871520000);
+	victim->config.role = ROLE_VICTIM;
+	add_long_gap(victim, 0, 950000000, 0);
+	add_long_gap(victim, 1000000000, 950000000, 50000000);
+	add_long_gap(victim, 2000000000, 950000000, 100000000);
+	metrics_compute(hog, 25000, &victim->gaps, &m);
+	CHECK(m.throttle_events == 3 && m.gaps_without_cfs == 1, "throttle_events %llu, gaps_without_cfs %llu",
+	      (unsigned long long)m.throttle_events, (unsigned long long)m.gaps_without_cfs);
+	CHECK(near(m.throttle_interval_us, 1000000), "throttle_interval_us %g, want 1000000", m.throttle_interval_us);
+	CHECK(fabs(m.cpu_share_periods - 0.9608) < 1e-4, "cpu_share_periods %g", m.cpu_share_periods);
+	/* Without the witness it is the false alarm. */
+	metrics_compute(hog, 25000, NULL, &m);
+	CHECK(m.throttle_events == 4 && m.gaps_without_cfs == 0 && m.throttle_interval_us < 900000,
+	      "no witness: events %llu interval %g", (unsigned long long)m.throttle_events, m.throttle_interval_us);
+	/* A victim that ran inside the gap, however briefly, makes it a slot again. */
+	victim->gaps.long_stored = 0;
+	add_long_gap(victim, 0, 950000000, 0);
+	add_long_gap(victim, 1000000000, 950000000, 50000000);
+	add_long_gap(victim, 2000000000, 557900000, 100000000);
+	add_long_gap(victim, 2557950000, 392050000, 100050000);
+	metrics_compute(hog, 25000, &victim->gaps, &m);
+	CHECK(m.throttle_events == 4 && m.gaps_without_cfs == 0, "victim ran in it: events %llu",
+	      (unsigned long long)m.throttle_events);
+	/* A witness with gaps it could not store cannot vouch for any. */
+	victim->gaps.long_total = LONG_GAPS_MAX + 1;
+	metrics_compute(hog, 25000, &victim->gaps, &m);
+	CHECK(m.throttle_events == 4, "overflowed witness: events %llu", (unsigned long long)m.throttle_events);
+out:
+	free(hog);
+	free(victim);
 }
 
 TEST(metrics_compute_degenerate_records)
@@ -184,13 +236,13 @@ TEST(metrics_compute_degenerate_records)
 	if (!rec)
 		return;
 	/* An empty record: no division by zero, nothing measured. */
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	CHECK(isfinite(m.cpu_share) && m.cpu_share == 0, "empty cpu_share %g", m.cpu_share);
 	CHECK(m.loop_ns == 0 && m.throttle_events == 0 && m.gap_count == 0, "empty record figures");
 	/* last before first (never ran): still finite. */
 	rec->first_ns = 2000;
 	rec->last_ns = 1000;
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	CHECK(isfinite(m.window_s) && isfinite(m.cpu_share), "reversed span: window %g share %g", m.window_s, m.cpu_share);
 	free(rec);
 }
@@ -204,7 +256,7 @@ TEST(metrics_to_json_names_by_role)
 	if (!rec)
 		return;
 	throttled_hog(rec);
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(json_object_object_get_ex(obj, "gap_max_us", &v) && near(json_object_get_double(v), 60000),
 	      "hog gap_max_us");
@@ -219,7 +271,7 @@ TEST(metrics_to_json_names_by_role)
 
 	/* A victim names the same figures as starvation; unmeasurable ones are left out. */
 	rec->config.role = ROLE_VICTIM;
-	metrics_compute(rec, 55000, &m);
+	metrics_compute(rec, 55000, NULL, &m);
 	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(json_object_object_get_ex(obj, "starvation_max_us", &v) && near(json_object_get_double(v), 60000),
 	      "victim starvation_max_us");
@@ -260,7 +312,7 @@ TEST(metrics_burst_throttles_in_and_after_bursts)
 	add_long_gap(rec, 5200000000ull, 30000000, 0);	/* the light load alone, a period on */
 	add_long_gap(rec, 1000000000ull, 30000000, 0);	/* before the first burst */
 	add_long_gap(rec, 7000000000ull, 5000000, 0);	/* a short gap in the second: no throttle */
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	obj = metrics_to_json(rec, &m, role_metrics);
 	if (json_object_object_get_ex(obj, "throttle_events_in_bursts", &v))
 		in = json_object_get_int64(v);
@@ -355,12 +407,12 @@ TEST(metrics_victim_periods_run_from_gap_starts)
 	add_long_gap(rec, 0, 400000000, 0);
 	add_long_gap(rec, 950000000, 500000000, 550000000);
 	add_long_gap(rec, 1950000000, 500000000, 1050000000);
-	metrics_compute(rec, 250000, &m);
+	metrics_compute(rec, 250000, NULL, &m);
 	CHECK(near(m.periods_span_s, 1.0), "periods_span_s %g, want 1.0 (gap start to gap start)", m.periods_span_s);
 	CHECK(near(m.cpu_share_periods, 0.5), "cpu_share_periods %g, want 0.5", m.cpu_share_periods);
 	/* The same gaps on a hog would be measured from their ends. */
 	rec->config.role = ROLE_HOG;
-	metrics_compute(rec, 250000, &m);
+	metrics_compute(rec, 250000, NULL, &m);
 	CHECK(near(m.periods_span_s, 2.05), "hog: periods_span_s %g, want 2.05", m.periods_span_s);
 	free(rec);
 }
@@ -401,7 +453,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 2000000000, 950000000, 100000000);
 	add_long_gap(rec, 3000000000ull, 500000000, 150000000);
 	add_long_gap(rec, 3500010000ull, 449990000, 150010000);
-	metrics_compute(rec, 475000, &m);	/* a victim's threshold: half the RT run, not the slot */
+	metrics_compute(rec, 475000, NULL, &m);	/* a victim's threshold: half the RT run, not the slot */
 	CHECK(near(m.periods_span_s, 2.0), "periods_span_s %g, want 2.0 (to the last gap after a slot)",
 	      m.periods_span_s);
 	CHECK(near(m.cpu_share_periods, 0.05), "cpu_share_periods %g, want 0.05", m.cpu_share_periods);
@@ -410,7 +462,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 2000000, 948000000, 2000000);
 	add_long_gap(rec, 1000000000, 950000000, 52000000);
 	add_long_gap(rec, 2000000000, 950000000, 102000000);
-	metrics_compute(rec, 475000, &m);
+	metrics_compute(rec, 475000, NULL, &m);
 	CHECK(near(m.periods_span_s, 1.0) && near(m.cpu_share_periods, 0.05),
 	      "window start: span %g share %g, want 1.0 and 0.05", m.periods_span_s, m.cpu_share_periods);
 	/*
@@ -421,7 +473,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 0, 953200000, 0);
 	add_long_gap(rec, 975800000, 950600000, 22600000);
 	add_long_gap(rec, 1975800000, 950200000, 72000000);
-	metrics_compute(rec, 475000, &m);
+	metrics_compute(rec, 475000, NULL, &m);
 	CHECK(near(m.periods_span_s, 1.0) && fabs(m.cpu_share_periods - 0.0494) < 1e-9,
 	      "a first slot cut short: span %g share %g, want 1.0 and 0.0494", m.periods_span_s, m.cpu_share_periods);
 	/*
@@ -430,7 +482,7 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	 * no slot, though the last gap over the threshold ended 487 ms before it.
 	 */
 	add_split_rt_run(rec);
-	metrics_compute(rec, 475000, &m);
+	metrics_compute(rec, 475000, NULL, &m);
 	CHECK(near(m.periods_span_s, 1.0002) && fabs(m.cpu_share_periods - 50000000.0 / 1000200000) < 1e-9,
 	      "a split whose first part is short: span %g share %g, want 1.0002 and 0.04999", m.periods_span_s,
 	      m.cpu_share_periods);
@@ -448,13 +500,13 @@ TEST(metrics_victim_periods_skip_a_run_split_mid_period)
 	add_long_gap(rec, 1817480000, 951220000, 40380000);
 	add_long_gap(rec, 2787700000ull, 5900000, 59380000);
 	add_long_gap(rec, 2815710000ull, 957630000, 81440000);
-	metrics_compute(rec, 475000, &m);
+	metrics_compute(rec, 475000, NULL, &m);
 	CHECK(near(m.periods_span_s, 0.99823) && fabs(m.cpu_share_periods - 41060000.0 / 998230000) < 1e-9,
 	      "the machine's gaps in a slot: span %g share %g, want 0.99823 and 0.0411", m.periods_span_s,
 	      m.cpu_share_periods);
 	/* The same split as above is still one run: 437 ms is no interruption. */
 	add_split_rt_run(rec);
-	metrics_compute(rec, 475000, &m);
+	metrics_compute(rec, 475000, NULL, &m);
 	CHECK(near(m.periods_span_s, 1.0002), "a split with interruptions allowed: span %g, want 1.0002", m.periods_span_s);
 	free(rec);
 }
@@ -481,7 +533,7 @@ TEST(metrics_rlimit_hog_that_outlived_its_window_reports_no_signal)
 	rec->last_ns = rec->first_ns + 1000000000ull;
 	rec->exit_status = 9;	/* killed by SIGKILL, as wait4 puts it */
 	rec->rusage_cpu_ns = 431000000;
-	metrics_compute(rec, 25000, &m);
+	metrics_compute(rec, 25000, NULL, &m);
 	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(json_object_object_get_ex(obj, "killed_by_signal", &v) && json_object_get_int(v) == 9, "killed: signal");
 	CHECK(json_object_object_get_ex(obj, "cpu_at_exit_ms", &v) && near(json_object_get_double(v), 431), "killed: cpu");
