@@ -139,7 +139,21 @@ Q(window_s) { *v = JC->window_s; return true; }
 Q(tick_us) { *v = JC->model->tick_us; return true; }
 
 /* Two ticks of accounting, the machine's own longest gap, and what the VM stole. */
-Q(time_tol) { *v = 2 * JC->model->tick_us + JC->noise->gap_max_us + JC->steal_us; return true; }
+/* How late the machine delivered an RT period timer firing in the window (trace.rt_timer): 0 untraced. */
+static double timer_late_in_window_us(const struct judge_context *jc)
+{
+	bool found;
+	double late = metric_at(jc->trace, "rt_timer.late_max_us", &found);
+
+	return found ? late : 0;
+}
+
+Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
+Q(time_tol)
+{
+	*v = 2 * JC->model->tick_us + JC->noise->gap_max_us + JC->steal_us + timer_late_in_window_us(JC);
+	return true;
+}
 
 Q(share_tol)
 {
@@ -260,7 +274,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
-	QUANTITY(time_tol, "us", "2 ticks + the noise floor's longest gap + the VM steal during the window"),
+	QUANTITY(time_tol, "us", "2 ticks + the noise floor's longest gap + the VM steal during the window + timer_late_us"),
+	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),

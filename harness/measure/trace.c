@@ -3,6 +3,7 @@
 #include "trace.h"
 #include "json_util.h"
 #include "sysinfo.h"
+#include "timer_late.h"
 #include "trace_backend.h"
 #include "util.h"
 
@@ -29,6 +30,8 @@
 #define EVENT_BYTES 80
 #define BUFFER_KB_MAX (64 * 1024)
 #define PF_KTHREAD 0x00200000u
+#define RT_TIMERS_MAX 8		/* RT period timers told apart: the root's and cgroups' */
+#define FIRINGS_MAX 1024	/* per timer: a 10 ms period over a 10 s window */
 
 struct trace_session {
 	struct recorder *rec;
@@ -154,6 +157,12 @@ struct collected {
 	struct trace_switch *ev;
 	size_t count, cap;
 	bool oom;
+	struct rt_timer_firings {
+		uint64_t hrtimer;
+		int count;
+		uint64_t at[FIRINGS_MAX];
+	} timers[RT_TIMERS_MAX];
+	int timer_count;
 	const struct window_shm *shm;
 	struct seen_pid {
 		int pid;
@@ -192,11 +201,30 @@ static enum trace_kind classify(struct collected *c, const struct trace_switch *
 	return kind;
 }
 
+static void collect_firing(struct collected *c, const struct trace_switch *ev)
+{
+	struct rt_timer_firings *f = NULL;
+
+	for (int i = 0; i < c->timer_count && !f; i++)
+		if (c->timers[i].hrtimer == ev->hrtimer)
+			f = &c->timers[i];
+	if (!f && c->timer_count < RT_TIMERS_MAX) {
+		f = &c->timers[c->timer_count++];
+		f->hrtimer = ev->hrtimer;
+	}
+	if (f && f->count < FIRINGS_MAX)
+		f->at[f->count++] = ev->ts_ns;
+}
+
 static void collect(void *ctx, const struct trace_switch *ev)
 {
 	struct collected *c = ctx;
 	struct trace_switch *e;
 
+	if (ev->rt_timer) {
+		collect_firing(c, ev);
+		return;
+	}
 	if (c->oom)
 		return;
 	if (c->count == c->cap) {
@@ -227,6 +255,51 @@ static int earlier(const void *a, const void *b)
 	return (x > y) - (x < y);	/* qsort is not stable: keep the per-CPU order of equal times */
 }
 
+static int earlier_ns(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The `rt_timer` block: the RT period timers' firings from the window start to the trace's
+ * end (a throttled task leaves only when a firing lets it), and the latest one the machine
+ * delivered late while its neighbours were on time (timer_late.h).
+ */
+static json_object *rt_timer_json(struct collected *c, const struct window_shm *shm, uint64_t period_ns,
+				  uint64_t on_grid_ns)
+{
+	json_object *obj = json_object_new_object();
+	struct timer_late worst = { 0 };
+	int firings = 0, late = 0;
+
+	for (int i = 0; i < c->timer_count; i++) {
+		struct rt_timer_firings *f = &c->timers[i];
+		struct timer_late t;
+
+		qsort(f->at, (size_t)f->count, sizeof(f->at[0]), earlier_ns);
+		timer_late_measure(f->at, f->count, period_ns, on_grid_ns, shm->start_ns, UINT64_MAX, &t);
+		firings += t.firings;
+		late += t.late_firings;
+		if (t.late_max_ns > worst.late_max_ns) {
+			worst.late_max_ns = t.late_max_ns;
+			worst.late_at_ns = t.late_at_ns;
+		}
+		if (t.unexcused_max_ns > worst.unexcused_max_ns)
+			worst.unexcused_max_ns = t.unexcused_max_ns;
+	}
+	json_add_int(obj, "timers", c->timer_count);
+	json_add_int(obj, "firings", firings);
+	json_add_double(obj, "on_grid_us", on_grid_ns / 1e3);
+	json_add_int(obj, "late_firings", late);
+	json_add_double(obj, "late_max_us", worst.late_max_ns / 1e3);
+	if (worst.late_max_ns)
+		json_add_double(obj, "late_at_ms", ((double)worst.late_at_ns - (double)shm->start_ns) / 1e6);
+	json_add_double(obj, "late_not_excused_us", worst.unexcused_max_ns / 1e3);
+	return obj;
+}
+
 static json_object *skipped(const char *reason)
 {
 	json_object *obj = json_object_new_object();
@@ -237,9 +310,10 @@ static json_object *skipped(const char *reason)
 }
 
 json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
-			     double throttle_threshold_us)
+			     double throttle_threshold_us, uint64_t period_ns, uint64_t on_grid_ns)
 {
-	struct collected c = { .shm = shm };
+	static struct collected c;	/* the firings make it large */
+	json_object *timer;
 	struct trace_input in = {
 		.hog_pid = hog >= 0 ? shm->task[hog].pid : -1, .cpu = hog >= 0 ? shm->task[hog].config.cpu : -1,
 		.start_ns = shm->start_ns, .end_ns = shm->end_ns, .throttle_threshold_us = throttle_threshold_us,
@@ -258,6 +332,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	if (!t->armed)
 		return skipped(t->arm_error);
 	t->armed = false;
+	memset(&c, 0, sizeof(c));
+	c.shm = shm;
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
 		free(c.ev);
 		return skipped(c.oom ? "out of memory reading the trace" : why);
@@ -270,6 +346,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	free(c.ev);
 	if (n == (size_t)-1)
 		return skipped("out of memory analysing the trace");
+	timer = c.timer_count ? rt_timer_json(&c, shm, period_ns, on_grid_ns) : NULL;
 	obj = json_object_new_object();
 	cpus = json_object_new_array();
 	for (int i = 0; i < t->ncpus; i++)
@@ -283,6 +360,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	json_add_int(obj, "pid", in.hog_pid);
 	json_add_int64(obj, "events_lost", (int64_t)lost);
 	trace_gaps_to_json(obj, &in, gaps, n, &sum);
+	if (timer)
+		json_object_object_add(obj, "rt_timer", timer);
 	free(gaps);
 	return obj;
 }

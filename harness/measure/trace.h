@@ -31,9 +31,12 @@ void trace_close(struct trace_session *t);
 int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s);
 /* Right after the window: stops recording (nothing when not armed). */
 void trace_window_end(struct trace_session *t);
-/* The case's `trace` block: gaps of task `hog` (trace_arm's answer) in the window of shm. */
+/*
+ * The case's `trace` block: gaps of task `hog` (trace_arm's answer) in the window of shm, and
+ * how late the RT period timers (period_ns apart; on time within on_grid_ns) fired in it.
+ */
 json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
-			     double throttle_threshold_us);
+			     double throttle_threshold_us, uint64_t period_ns, uint64_t on_grid_ns);
 /*
  * Removes instances of runs that are gone (`dead`, or any rtthrottle-<pid> without its process)
  * and unmounts tracefs when such a run mounted it. The guardian and each new run call it.

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent (fields). */
+/*
+ * The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent
+ * (fields), with the RT period timer's firings beside it (timer:hrtimer_expire_entry).
+ */
 #include "trace_backend.h"
 #include "util.h"
 
@@ -16,8 +19,9 @@
 struct recorder {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
-	int switch_id;
-	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm;
+	int switch_id, timer_id;	/* timer_id -1: the timer's firings are not recorded */
+	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer;
+	cpu_set_t switch_cpus;	/* sched_switch is kept only from these; the timer's from every CPU */
 	uint64_t lost_at_start;
 	void (*fn)(void *ctx, const struct trace_switch *ev);
 	void *ctx;
@@ -45,9 +49,51 @@ static bool fields_found(struct recorder *r)
 	return r->prev_pid && r->prev_state && r->next_pid && r->next_prio && r->next_comm;
 }
 
+/* Where sched_rt_period_timer lies (/proc/kallsyms), 0 when hidden or absent. */
+static unsigned long long rt_period_timer_address(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long addr = 0, a;
+	char type, sym[128], line[512];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, "sched_rt_period_timer")) {
+			addr = a;
+			break;
+		}
+	fclose(f);
+	return addr;
+}
+
+/*
+ * The RT period timer fires on the CPU that armed it, which may not be a traced one: the
+ * instance records every CPU, and only this event and the measured CPUs' switches are kept.
+ * Without the timer's address, or the event, the trace goes on without it.
+ */
+static void enable_timer_event(struct recorder *r)
+{
+	unsigned long long addr = rt_period_timer_address();
+	struct tep_event *ev;
+	char filter[64];
+
+	r->timer_id = -1;
+	ev = tep_find_event_by_name(r->tep, "timer", "hrtimer_expire_entry");
+	if (!addr || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")))
+		return;
+	snprintf(filter, sizeof(filter), "function == 0x%llx", addr);
+	if (tracefs_event_file_write(r->inst, "timer", "hrtimer_expire_entry", "filter", filter) < 0 ||
+	    tracefs_event_enable(r->inst, "timer", "hrtimer_expire_entry") < 0) {
+		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
+		return;
+	}
+	r->timer_id = ev->id;
+}
+
 struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
 {
-	static const char *const systems[] = { "sched", NULL };
+	static const char *const systems[] = { "sched", "timer", NULL };
 	struct recorder *r = calloc(1, sizeof(*r));
 	char *dir = strdup(tracing_dir);
 	const char *step = "";
@@ -75,7 +121,8 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		step = "trace_clock mono";
 		goto fail_errno;
 	}
-	if (tracefs_instance_set_affinity(r->inst, cpus) < 0) {
+	(void)cpus;
+	if (tracefs_instance_set_affinity(r->inst, NULL) < 0) {
 		step = "tracing_cpumask";
 		goto fail_errno;
 	}
@@ -88,6 +135,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		snprintf(why, len, "cannot parse the format of sched:sched_switch under %s/events", tracing_dir);
 		goto fail;
 	}
+	enable_timer_event(r);
 	free(dir);
 	return r;
 fail_errno:
@@ -152,7 +200,14 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 	struct trace_switch ev = { .ts_ns = record->ts, .cpu = cpu };
 	unsigned long long v;
 
-	if (event->id != r->switch_id)
+	if (event->id == r->timer_id) {
+		ev.rt_timer = true;
+		if (!tep_read_number_field(r->hrtimer, record->data, &v))
+			ev.hrtimer = v;
+		r->fn(r->ctx, &ev);
+		return 0;
+	}
+	if (event->id != r->switch_id || cpu < 0 || !CPU_ISSET(cpu, &r->switch_cpus))
 		return 0;
 	if (!tep_read_number_field(r->prev_pid, record->data, &v))
 		ev.prev_pid = (int)v;
@@ -175,15 +230,14 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 bool recorder_read(struct recorder *r, const int *cpus, int ncpus,
 		   void (*fn)(void *ctx, const struct trace_switch *ev), void *ctx, uint64_t *lost, char *why, size_t len)
 {
-	cpu_set_t set;
 	uint64_t now;
 
-	CPU_ZERO(&set);
+	CPU_ZERO(&r->switch_cpus);
 	for (int i = 0; i < ncpus; i++)
-		CPU_SET(cpus[i], &set);
+		CPU_SET(cpus[i], &r->switch_cpus);
 	r->fn = fn;
 	r->ctx = ctx;
-	if (tracefs_iterate_raw_events(r->tep, r->inst, &set, sizeof(set), on_event, r) < 0) {
+	if (tracefs_iterate_raw_events(r->tep, r->inst, NULL, 0, on_event, r) < 0) {
 		snprintf(why, len, "reading the trace buffer: %s", strerror(errno ? errno : EIO));
 		return false;
 	}
@@ -199,6 +253,7 @@ void recorder_close(struct recorder *r)
 	if (r->inst) {
 		tracefs_trace_off(r->inst);
 		tracefs_event_disable(r->inst, "sched", "sched_switch");
+		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
 		if (tracefs_instance_destroy(r->inst) < 0)
 			rtt_warn("cannot remove tracefs instance %s: %s",
 				 tracefs_instance_get_name(r->inst), strerror(errno));

@@ -755,7 +755,9 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	promised = measure_promise(ctx, p, &limiter, &align, count, metrics, &terms, &promise);
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
-							      threshold_for(ctx, &limiter, ROLE_HOG)));
+							      threshold_for(ctx, &limiter, ROLE_HOG),
+							      (uint64_t)p->period_us * 1000ull,
+							      (uint64_t)(ctx->model.tick_us * 1000)));
 	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, &kept, unjudged,
 				   sizeof(unjudged), may_retry, &hollow);
 	for (int i = 0; i < count; i++)

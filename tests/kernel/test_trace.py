@@ -49,6 +49,13 @@ def test_trace_gaps_match_the_hogs_own():
     for a, b in zip(starts, starts[1:]):
         assert abs(b - a - PERIOD_US / 1000) <= 3 * TICK_US / 1000, starts
     assert trace["gap_share"]["cfs"] >= 0.9, trace["gap_share"]
+    # The RT period timer, wherever it fires: once a period from the window start to the trace's
+    # end (the throttled hog leaves only when a firing lets it), each late only as the machine
+    # delivered it, which the tolerances then hold.
+    timer = trace["rt_timer"]
+    assert timer["timers"] >= 1 and res["window_s"] - 1 <= timer["firings"] <= res["window_s"] + 2, timer
+    assert timer["on_grid_us"] == TICK_US and 0 <= timer["late_max_us"] < PERIOD_US / 2, timer
+    assert (timer["late_max_us"] > 0) == (timer["late_firings"] > 0), timer
     # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
     # without a recorded end), the same longest gap plus what interrupts take at its edges.
     assert abs(hog["throttle_events"] - trace["throttle_events"]) <= 1 + trace["gaps_unresolved"], (hog, trace)
