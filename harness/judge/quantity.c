@@ -148,10 +148,30 @@ static double timer_late_in_window_us(const struct judge_context *jc)
 	return found ? late : 0;
 }
 
+/*
+ * The longest time the kernel charged a spinner on the measured CPU as CPU time while it did
+ * not run (metrics' charged_stall_max_us): the hypervisor's stalls this VM does not report as steal.
+ */
+static double charged_stall_in_window_us(const struct judge_context *jc)
+{
+	double longest = 0;
+
+	for (int i = 0; i < jc->scenario->task_count && i < TASKS_MAX; i++) {
+		bool found;
+		double v = metric_at(jc->metrics[i], "charged_stall_max_us", &found);
+
+		if (found && jc->scenario->tasks[i].cpu == CPU_MEASURED)
+			longest = fmax(longest, v);
+	}
+	return longest;
+}
+
 Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
+Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
 Q(time_tol)
 {
-	*v = 2 * JC->model->tick_us + JC->noise->gap_max_us + JC->steal_us + timer_late_in_window_us(JC);
+	*v = 2 * JC->model->tick_us + fmax(JC->noise->gap_max_us, charged_stall_in_window_us(JC)) + JC->steal_us +
+	     timer_late_in_window_us(JC);
 	return true;
 }
 
@@ -274,7 +294,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
-	QUANTITY(time_tol, "us", "2 ticks + the noise floor's longest gap + the VM steal during the window + timer_late_us"),
+	QUANTITY(time_tol, "us", "2 ticks + the longer of the noise floor's longest gap and charged_stall_us + the VM steal during the window + timer_late_us"),
+	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),

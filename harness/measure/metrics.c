@@ -4,6 +4,7 @@
 #include "json_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,44 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, c
 	}
 }
 
+/*
+ * The CPU time a gap charged: the CPU clock at its end less the clock at its start, taken
+ * from the last sample before it as if the task ran on from there (an overestimate when it
+ * was switched out in between: the charge found is then smaller, never larger).
+ */
+static double charged_in_gap_ns(const struct cpu_samples *s, const struct gap_event *e)
+{
+	int lo = 0, hi = (int)s->count - 1, at = -1;
+	double start_cpu;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if ((uint64_t)s->at[mid].t_us * 1000 <= e->start_ns) {
+			at = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (at < 0)
+		return 0;
+	start_cpu = (double)s->at[at].cpu_us * 1000 + (double)(e->start_ns - (uint64_t)s->at[at].t_us * 1000);
+	return fmin(fmax((double)e->cpu_ns - start_cpu, 0), (double)e->len_ns);
+}
+
+static double charged_stall_max_us(const struct task_record *rec)
+{
+	double longest = 0;
+
+	if (!rec->samples.every_ns)
+		return 0;
+	for (uint32_t i = 0; i < rec->gaps.long_stored; i++)
+		if (rec->gaps.long_gaps[i].start_ns > 0)
+			longest = fmax(longest, charged_in_gap_ns(&rec->samples, &rec->gaps.long_gaps[i]));
+	return longest / 1000.0;
+}
+
 void metrics_compute(const struct task_record *rec, double throttle_threshold_us, const struct gap_stats *cfs_witness,
 		     struct task_metrics *m)
 {
@@ -172,6 +211,7 @@ void metrics_compute(const struct task_record *rec, double throttle_threshold_us
 	m->gap_max_us = (double)g->max_ns / 1000.0;
 	m->throttle_threshold_us = throttle_threshold_us;
 	m->loop_ns = rec->iterations ? (double)rec->cpu_ns / (double)rec->iterations : 0;
+	m->charged_stall_max_us = charged_stall_max_us(rec);
 	throttle_stats(rec, throttle_threshold_us, rec->config.role == ROLE_VICTIM ? NULL : cfs_witness, m);
 }
 
@@ -259,6 +299,8 @@ static void spinner_json(json_object *obj, const struct task_record *rec, const 
 	json_add_int64(obj, "gap_count", m->gap_count);
 	json_add_double(obj, "gap_total_us", m->gap_total_us);
 	json_add_double(obj, hog ? "gap_max_us" : "starvation_max_us", m->gap_max_us);
+	if (rec->samples.every_ns)
+		json_add_double(obj, "charged_stall_max_us", m->charged_stall_max_us);
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&rec->gaps));
 	json_object_object_add(obj, "longest_gaps", events_to_json(rec->gaps.longest));
 	json_add_double(obj, hog ? "throttle_threshold_us" : "starvation_threshold_us", m->throttle_threshold_us);

@@ -30,6 +30,12 @@ struct task_metrics {
 	double throttle_gap_median_us;
 	double throttle_threshold_us;
 	double loop_ns;		/* mean cost of one measuring step */
+	/*
+	 * The longest stretch of a gap the kernel charged to the task as CPU time: it was on the
+	 * CPU by the scheduler's account, so the hypervisor (steal this one does not report) or an
+	 * interrupt took it, not a throttle. Known within a sampling step; 0 without samples.
+	 */
+	double charged_stall_max_us;
 };
 
 /*

@@ -1500,6 +1500,34 @@ TEST(judge_a_timer_firing_delivered_late_widens_the_period_checks_by_its_latenes
 	hog_case_unload();
 }
 
+/*
+ * A stall the kernel charged to a spinner on the measured CPU (the hypervisor, unreported as
+ * steal) widens time_tol to it where it is longer than the noise floor's longest gap, and the
+ * hog's gap against the trace by all of it; one on another CPU's task does not count.
+ */
+TEST(judge_a_charged_stall_in_the_window_widens_time_tol)
+{
+	double quiet = -1, stalled = -1, floor_only = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	hc.jc.metrics[hc.hog] = parse("{\"charged_stall_max_us\": 50}");
+	hc.jc.metrics[hc.victim] = parse("{\"charged_stall_max_us\": 8000}");
+	CHECK(judge_quantity(&hc.jc, "time_tol", &stalled), "time_tol");
+	json_object_put(hc.jc.metrics[hc.victim]);
+	hc.jc.metrics[hc.victim] = parse("{\"charged_stall_max_us\": 60}");
+	CHECK(judge_quantity(&hc.jc, "time_tol", &floor_only), "time_tol");
+	json_object_put(hc.jc.metrics[hc.hog]);
+	json_object_put(hc.jc.metrics[hc.victim]);
+	hc.jc.metrics[hc.hog] = hc.jc.metrics[hc.victim] = NULL;
+	CHECK(judge_quantity(&hc.jc, "time_tol", &quiet), "time_tol");
+	/* The noise floor's longest gap here is 100 us. */
+	CHECK(fabs(stalled - quiet - (8000 - 100)) < 1e-6, "stalled %.0f, quiet %.0f", stalled, quiet);
+	CHECK(fabs(floor_only - quiet) < 1e-6, "below the floor's gap %.0f, quiet %.0f", floor_only, quiet);
+	hog_case_unload();
+}
+
 /* Every rule has room for the longest parts it is made of: a scenario's why at its longest is whole. */
 TEST(judge_rule_is_never_cut)
 {
