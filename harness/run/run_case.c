@@ -378,6 +378,25 @@ static int add_load_task(const struct run_ctx *ctx, const struct scenario *s, do
 	return count + 1;
 }
 
+/*
+ * The shortest victim run that may end at an RT throttle's end (metrics.c, whole periods): a
+ * tick, so that microseconds the fair server gives mid-period are no slot; half RT's slot
+ * where that is longer than the fair server's own, which may come anywhere in a period. A soak
+ * window at half began with such a 50 ms slot (runtime the server kept from the window
+ * before); counted as a slot, its end started the victim's periods off the grid: 0.475 of the
+ * CPU where 0.5 is due.
+ */
+static uint64_t victim_slot_min_ns(const struct run_ctx *ctx, const struct limiter *l)
+{
+	double min_us = fmin(l->gap_us / 2, ctx->model.tick_us);
+
+	if (!l->limited || l->gap_us <= 0)
+		return 0;
+	if (ctx->model.fair_server && l->gap_us / 2 > ctx->model.fs_runtime_us + ctx->model.tick_us)
+		min_us = l->gap_us / 2;
+	return (uint64_t)(min_us * 1000);
+}
+
 /* The scenario's tasks as the workloads take them; returns how many. */
 static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
 		       const struct limiter *limiter, struct task_config *out)
@@ -399,9 +418,7 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		switch (t->role) {
 		case ROLE_VICTIM:
 			c->early_ns = (uint64_t)(task_param(t, "running_before_ms") * 1e6);
-			c->slot_min_ns = limiter->limited && limiter->gap_us > 0
-						 ? (uint64_t)(fmin(limiter->gap_us / 2, ctx->model.tick_us) * 1000)
-						 : 0;
+			c->slot_min_ns = victim_slot_min_ns(ctx, limiter);
 			c->interruption_max_ns = (uint64_t)((ctx->noise.gap_max_us + ctx->model.tick_us) * 1000);
 			break;
 		case ROLE_PROBE:

@@ -268,6 +268,39 @@ TEST(metrics_stall_is_the_part_of_a_gap_charged_as_cpu_time)
 	free(rec);
 }
 
+/*
+ * The soak's window at half on a fair-server kernel: the victim got a 50 ms fair-server slot
+ * at its start (runtime the server kept from the window before), then RT's 400 and 500 ms
+ * slots. Counted as an RT slot, the first slot's end began the victim's "whole periods" off
+ * the period grid: 0.475. Where RT's slot is longer than the server's, only a run of half RT's
+ * slot ends one (run_case.c): one whole period, 0.5.
+ */
+TEST(metrics_victim_periods_do_not_start_after_a_fair_server_slot)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+
+	if (!rec)
+		return;
+	rec->config.role = ROLE_VICTIM;
+	rec->config.window_ns = 2950000000ull;
+	rec->config.interruption_max_ns = 4800000ull;
+	rec->first_ns = 1000;
+	rec->last_ns = rec->first_ns + rec->config.window_ns;
+	add_long_gap(rec, 0, 6240000ull, 0);
+	add_long_gap(rec, 55750000ull, 494650000ull, 49510000ull);
+	add_long_gap(rec, 950140000ull, 499980000ull, 449250000ull);
+	add_long_gap(rec, 1950110000ull, 500160000ull, 949230000ull);
+	rec->config.slot_min_ns = 4000000ull;	/* a tick */
+	metrics_compute(rec, 250000, NULL, &m);
+	CHECK(fabs(m.cpu_share_periods - 0.475) < 0.001, "a tick: cpu_share_periods %g", m.cpu_share_periods);
+	rec->config.slot_min_ns = 250000000ull;	/* half RT's 500 ms slot */
+	metrics_compute(rec, 250000, NULL, &m);
+	CHECK(fabs(m.cpu_share_periods - 0.5) < 0.0001 && fabs(m.periods_span_s - 1.0) < 0.001,
+	      "half the slot: cpu_share_periods %g over %g s", m.cpu_share_periods, m.periods_span_s);
+	free(rec);
+}
+
 TEST(metrics_compute_degenerate_records)
 {
 	struct task_record *rec = new_record();
