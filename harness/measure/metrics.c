@@ -213,6 +213,12 @@ void metrics_compute(const struct task_record *rec, double throttle_threshold_us
 	m->loop_ns = rec->iterations ? (double)rec->cpu_ns / (double)rec->iterations : 0;
 	m->charged_stall_max_us = charged_stall_max_us(rec);
 	throttle_stats(rec, throttle_threshold_us, rec->config.role == ROLE_VICTIM ? NULL : cfs_witness, m);
+	m->job_gaps_without_cfs = 0;
+	if (rec->config.role == ROLE_PERIODIC && cfs_witness && cfs_witness->long_total == cfs_witness->long_stored)
+		for (uint32_t i = 0; i < g->long_stored; i++)
+			if (g->long_gaps[i].len_ns >= rec->config.throttle_gap_ns &&
+			    witness_slept_through(cfs_witness, &g->long_gaps[i]))
+				m->job_gaps_without_cfs++;
 }
 
 json_object *gap_hist_to_json(const struct gap_stats *g)
@@ -352,7 +358,7 @@ json_object *latency_to_json(const struct latency_stats *s)
 	return obj;
 }
 
-static void periodic_json(json_object *obj, const struct task_record *rec)
+static void periodic_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
 {
 	const struct periodic_stats *p = &rec->u.periodic;
 	json_object *cpus = json_object_new_array();
@@ -360,6 +366,8 @@ static void periodic_json(json_object *obj, const struct task_record *rec)
 	json_add_int64(obj, "jobs", p->jobs);
 	json_add_int64(obj, "deadline_misses", p->deadline_misses);
 	json_add_int64(obj, "throttled_misses", p->throttled_misses);
+	/* Of the gaps that could make a miss "throttled", those CFS did not run in: stalls. */
+	json_add_int64(obj, "gaps_without_cfs", m->job_gaps_without_cfs);
 	json_add_int64(obj, "overrun_misses", p->overrun_misses);
 	json_add_int64(obj, "inherited_misses", p->inherited_misses);
 	json_add_double(obj, "throttle_gap_us", rec->config.throttle_gap_ns / 1e3);
@@ -475,7 +483,7 @@ static void builtin_role_json(json_object *obj, const struct task_record *rec, c
 	case ROLE_PERIODIC:
 		/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
 		json_add_double(obj, "cpu_share", m->cpu_share);
-		periodic_json(obj, rec);
+		periodic_json(obj, rec, m);
 		break;
 	case ROLE_ADMIN:
 		admin_json(obj, rec);

@@ -301,6 +301,34 @@ TEST(metrics_victim_periods_do_not_start_after_a_fair_server_slot)
 	free(rec);
 }
 
+/* A periodic app's gap long enough to call its miss throttled, which the CFS task slept through. */
+TEST(metrics_periodic_gap_the_cfs_witness_slept_through)
+{
+	struct task_record *app = new_record(), *cfs = new_record();
+	struct task_metrics m;
+
+	if (!app || !cfs)
+		goto out;
+	app->config.role = ROLE_PERIODIC;
+	app->config.throttle_gap_ns = 25000000ull;
+	app->first_ns = 1000;
+	app->last_ns = app->first_ns + 20000000000ull;
+	add_long_gap(app, 4260000000ull, 26000000ull, 3830000000ull);	/* a stall: CFS did not run */
+	add_long_gap(app, 9000000000ull, 30000000ull, 8100000000ull);	/* a throttle: CFS ran */
+	add_long_gap(app, 12000000000ull, 10000000ull, 10800000000ull);	/* too short to count */
+	cfs->config.role = ROLE_VICTIM;
+	add_long_gap(cfs, 4250000000ull, 199500000ull, 400000000ull);
+	add_long_gap(cfs, 8990000000ull, 10000000ull, 800000000ull);
+	add_long_gap(cfs, 11990000000ull, 30000000ull, 1000000000ull);
+	metrics_compute(app, 25000, &cfs->gaps, &m);
+	CHECK(m.job_gaps_without_cfs == 1, "job_gaps_without_cfs %llu, want 1", (unsigned long long)m.job_gaps_without_cfs);
+	metrics_compute(app, 25000, NULL, &m);
+	CHECK(m.job_gaps_without_cfs == 0, "no witness: %llu", (unsigned long long)m.job_gaps_without_cfs);
+out:
+	free(app);
+	free(cfs);
+}
+
 TEST(metrics_compute_degenerate_records)
 {
 	struct task_record *rec = new_record();
