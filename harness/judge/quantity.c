@@ -138,7 +138,6 @@ Q(window_us) { *v = WINDOW_US; return true; }
 Q(window_s) { *v = JC->window_s; return true; }
 Q(tick_us) { *v = JC->model->tick_us; return true; }
 
-/* Two ticks of accounting, the machine's own longest gap, and what the VM stole. */
 /* How late the machine delivered an RT period timer firing in the window (trace.rt_timer): 0 untraced. */
 static double timer_late_in_window_us(const struct judge_context *jc)
 {
@@ -168,6 +167,7 @@ static double charged_stall_in_window_us(const struct judge_context *jc)
 
 Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
+/* Two ticks of accounting, the machine's longest stall (before or in the window), what the VM stole, a late timer. */
 Q(time_tol)
 {
 	*v = 2 * JC->model->tick_us + fmax(JC->noise->gap_max_us, charged_stall_in_window_us(JC)) + JC->steal_us +

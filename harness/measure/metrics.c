@@ -108,9 +108,6 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, c
 	int n = 0, k = 0, k_lens = 0;
 
 	m->gaps_without_cfs = 0;
-	/* A witness whose gaps were not all stored cannot say it slept through one. */
-	if (cfs_witness && cfs_witness->long_total > cfs_witness->long_stored)
-		cfs_witness = NULL;
 	for (uint32_t i = 0; i < g->long_stored; i++) {
 		const struct gap_event *e = &g->long_gaps[i];
 
@@ -212,13 +209,14 @@ void metrics_compute(const struct task_record *rec, double throttle_threshold_us
 	m->throttle_threshold_us = throttle_threshold_us;
 	m->loop_ns = rec->iterations ? (double)rec->cpu_ns / (double)rec->iterations : 0;
 	m->charged_stall_max_us = charged_stall_max_us(rec);
-	throttle_stats(rec, throttle_threshold_us, rec->config.role == ROLE_VICTIM ? NULL : cfs_witness, m);
+	/* A witness whose gaps were not all stored cannot say it slept through one; a victim has none. */
+	if (rec->config.role == ROLE_VICTIM || (cfs_witness && cfs_witness->long_total > cfs_witness->long_stored))
+		cfs_witness = NULL;
+	throttle_stats(rec, throttle_threshold_us, cfs_witness, m);
 	m->job_gaps_without_cfs = 0;
-	if (rec->config.role == ROLE_PERIODIC && cfs_witness && cfs_witness->long_total == cfs_witness->long_stored)
-		for (uint32_t i = 0; i < g->long_stored; i++)
-			if (g->long_gaps[i].len_ns >= rec->config.throttle_gap_ns &&
-			    witness_slept_through(cfs_witness, &g->long_gaps[i]))
-				m->job_gaps_without_cfs++;
+	for (uint32_t i = 0; rec->config.role == ROLE_PERIODIC && cfs_witness && i < g->long_stored; i++)
+		m->job_gaps_without_cfs += g->long_gaps[i].len_ns >= rec->config.throttle_gap_ns &&
+					   witness_slept_through(cfs_witness, &g->long_gaps[i]);
 }
 
 json_object *gap_hist_to_json(const struct gap_stats *g)
