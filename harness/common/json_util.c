@@ -2,6 +2,8 @@
 /* Short forms of the json-c calls every writer and reader of results repeats. */
 #include "json_util.h"
 
+#include <math.h>
+
 void json_add_int(json_object *obj, const char *key, int32_t v)
 {
 	json_object_object_add(obj, key, json_object_new_int(v));
@@ -35,6 +37,14 @@ double json_get_number(json_object *obj, const char *key, double fallback)
 	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		return fallback;
 	return json_object_get_double(v);
+}
+
+int64_t json_get_int64(json_object *obj, const char *key, int64_t fallback)
+{
+	double v = json_get_number(obj, key, NAN);
+
+	/* Casting a double outside the range is undefined; 2^63 is exact as a double. */
+	return isfinite(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : fallback;
 }
 
 const char *json_get_str(json_object *obj, const char *key, const char *fallback)

@@ -17,6 +17,8 @@ void json_add_bool(json_object *obj, const char *key, bool v);
 
 /* obj[key] when it is a number (int or double), else fallback. */
 double json_get_number(json_object *obj, const char *key, double fallback);
+/* A number field truncated to an int64_t; fallback when absent, not a number or out of its range. */
+int64_t json_get_int64(json_object *obj, const char *key, int64_t fallback);
 /* obj[key] as a string when present, else fallback. */
 const char *json_get_str(json_object *obj, const char *key, const char *fallback);
 

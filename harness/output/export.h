@@ -8,6 +8,7 @@
 #define RTT_EXPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -68,6 +69,10 @@ const char *export_string(json_object *obj, const char *key, const char *fallbac
 bool export_verdict_skipped(const char *verdict);
 /* A number field, or NAN (absent, null, not a number). */
 double export_number(json_object *obj, const char *key);
+/* obj's key as an int: fallback when absent, not a number, or outside int's range. */
+int export_int(json_object *obj, const char *key, int fallback);
+/* obj's key rounded down to an int64_t: fallback when absent, not a number, or out of range. */
+int64_t export_int64_floor(json_object *obj, const char *key, int64_t fallback);
 /*
  * The results in KTAP's order: `kernel_results` (regime-probe, kernel-defaults: the run's
  * results about the kernel itself), then `results` (the scenarios').

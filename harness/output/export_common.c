@@ -36,6 +36,22 @@ double export_number(json_object *obj, const char *key)
 	return NAN;
 }
 
+int export_int(json_object *obj, const char *key, int fallback)
+{
+	double v = export_number(obj, key);
+
+	/* A cast of a double outside int's range is undefined: results files are input. */
+	return isfinite(v) && v >= INT_MIN && v <= INT_MAX ? (int)v : fallback;
+}
+
+int64_t export_int64_floor(json_object *obj, const char *key, int64_t fallback)
+{
+	double v = floor(export_number(obj, key));
+
+	/* 2^63 is exact as a double; anything at or above it does not fit. */
+	return isfinite(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : fallback;
+}
+
 static size_t array_length(json_object *arr)
 {
 	return json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
@@ -65,7 +81,7 @@ const char *export_check_status(json_object *check)
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len)
 {
 	json_object *sweep = export_get(result, "sweep");
-	double value = export_number(sweep, "value"), rep = export_number(result, "repetition");
+	double value = export_number(sweep, "value");
 	const char *own = export_string(result, "name", NULL);
 	int n;
 
@@ -80,7 +96,7 @@ void export_case_name(json_object *result, int max_rep, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, ".%s=%g", export_string(sweep, "param", "value"),
 			      isfinite(value) ? value : 0);
 	if (max_rep > 1 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ".rep%d", isfinite(rep) ? (int)rep : 1);
+		snprintf(buf + n, len - (size_t)n, ".rep%d", export_int(result, "repetition", 1));
 }
 
 /* The KTAP name: task.metric, and .name when the scenario's check has one. */
@@ -136,7 +152,6 @@ void export_path_append(char *path, size_t len, const char *component)
 void export_result_path(json_object *result, int max_rep, char *buf, size_t len)
 {
 	json_object *sweep = export_get(result, "sweep");
-	double rep = export_number(result, "repetition");
 
 	snprintf(buf, len, "rtthrottle");
 	if (export_get(result, "name")) {
@@ -155,7 +170,7 @@ void export_result_path(json_object *result, int max_rep, char *buf, size_t len)
 	if (max_rep > 1) {
 		char r[24];
 
-		snprintf(r, sizeof(r), "rep%d", isfinite(rep) ? (int)rep : 1);
+		snprintf(r, sizeof(r), "rep%d", export_int(result, "repetition", 1));
 		export_path_append(buf, len, r);
 	}
 }

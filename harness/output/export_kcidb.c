@@ -198,7 +198,7 @@ static json_object *environment_of(json_object *root)
 	json_add_str(misc, "host", host);
 	json_add_str(misc, "kernel_release", release);
 	if (isfinite(export_number(noise, "cpu")))
-		json_add_int(misc, "measured_cpu", (int)export_number(noise, "cpu"));
+		json_add_int(misc, "measured_cpu", export_int(noise, "cpu", -1));
 	json_object_object_add(env, "misc", misc);
 	return env;
 }

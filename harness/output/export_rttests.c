@@ -45,7 +45,7 @@ static int node_of(json_object *root, int cpu)
 
 		for (size_t c = 0; json_object_is_type(cpus, json_type_array) && c < json_object_array_length(cpus); c++)
 			if (json_object_get_int(json_object_array_get_idx(cpus, c)) == cpu)
-				return (int)export_number(node, "node");
+				return export_int(node, "node", 0);
 	}
 	return 0;
 }
@@ -95,7 +95,8 @@ static json_object *avg_two_decimals(double avg)
 static json_object *thread_of(json_object *root, json_object *task, json_object *over)
 {
 	json_object *lat = export_get(export_get(task, "metrics"), "latency_us"), *thread, *histogram;
-	double samples = export_number(lat, "samples"), cpu = export_number(task, "cpu");
+	double samples = export_number(lat, "samples");
+	int cpu = export_int(task, "cpu", -1);
 
 	if (!isfinite(samples) || samples < 1 || !isfinite(export_number(lat, "max")))
 		return NULL;
@@ -103,13 +104,13 @@ static json_object *thread_of(json_object *root, json_object *task, json_object 
 	histogram = json_object_new_object();
 	split_histogram(export_get(lat, "hist"), histogram, over);
 	json_object_object_add(thread, "histogram", histogram);
-	json_add_int64(thread, "cycles", (int64_t)samples);
+	json_add_int64(thread, "cycles", export_int64_floor(lat, "samples", 0));
 	/* cyclictest reports whole microseconds, truncated, and the mean to two decimals. */
-	json_add_int64(thread, "min", (int64_t)floor(export_number(lat, "min")));
-	json_add_int64(thread, "max", (int64_t)floor(export_number(lat, "max")));
+	json_add_int64(thread, "min", export_int64_floor(lat, "min", 0));
+	json_add_int64(thread, "max", export_int64_floor(lat, "max", 0));
 	json_object_object_add(thread, "avg", avg_two_decimals(export_number(lat, "avg")));
-	json_add_int(thread, "cpu", isfinite(cpu) ? (int)cpu : -1);
-	json_add_int(thread, "node", isfinite(cpu) && cpu >= 0 ? node_of(root, (int)cpu) : -1);
+	json_add_int(thread, "cpu", cpu);
+	json_add_int(thread, "node", cpu >= 0 ? node_of(root, cpu) : -1);
 	return thread;
 }
 
@@ -123,7 +124,7 @@ static json_object *label_of(json_object *result, json_object *task, int max_rep
 	json_add_str(label, "task", export_string(task, "name", "probe"));
 	json_add_str(label, "sched_policy", export_string(task, "sched_policy", ""));
 	if (isfinite(export_number(task, "priority")))
-		json_add_int(label, "priority", (int)export_number(task, "priority"));
+		json_add_int(label, "priority", export_int(task, "priority", 0));
 	json_add_str(label, "verdict", export_string(result, "verdict", ""));
 	json_object_object_add(label, "overflow_hist_us", over);
 	return label;

@@ -45,8 +45,8 @@ static struct policy policy_of(json_object *result)
 
 	json_object_object_get_ex(result, "policy", &pol);
 	snprintf(p.name, sizeof(p.name), "%s", json_get_str(pol, "name", ""));
-	p.runtime_us = (int64_t)json_get_number(pol, "runtime_us", 0);
-	p.period_us = (int64_t)json_get_number(pol, "period_us", 1);
+	p.runtime_us = json_get_int64(pol, "runtime_us", 0);
+	p.period_us = json_get_int64(pol, "period_us", 1);
 	return p;
 }
 

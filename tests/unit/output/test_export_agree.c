@@ -165,3 +165,19 @@ TEST(rttests_avg_has_two_decimals_as_cyclictest_writes_it)
 	json_object_put(doc);
 	json_object_put(root);
 }
+
+/* A results file is input: a repetition or a CPU far outside int's range names rep1, never a cast's garbage. */
+TEST(export_numbers_outside_int_range_fall_back)
+{
+	json_object *result = json_tokener_parse("{\"scenario\": \"fifo-hog-share\", \"policy\": {\"name\": \"default\"},"
+						 " \"repetition\": 1.8446744073709552e19, \"cpu\": -1e300, \"ok\": 3}");
+	char name[128];
+
+	CHECK(export_int(result, "repetition", 1) == 1 && export_int(result, "cpu", -1) == -1, "out of range");
+	CHECK(export_int(result, "ok", 0) == 3 && export_int(result, "absent", 7) == 7, "in range");
+	export_case_name(result, 2, name, sizeof(name));
+	CHECK(!strcmp(name, "fifo-hog-share.default.rep1"), "%s", name);
+	export_result_path(result, 2, name, sizeof(name));
+	CHECK(!strcmp(name, "rtthrottle.fifo-hog-share.default.rep1"), "%s", name);
+	json_object_put(result);
+}
