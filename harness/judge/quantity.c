@@ -165,13 +165,31 @@ static double charged_stall_in_window_us(const struct judge_context *jc)
 	return longest;
 }
 
+/*
+ * How late the measured CPU got a timer interrupt while busy (trace.tick.late_max_us): the
+ * tick's longest gap there less a tick. Nothing the scheduler does delays the tick.
+ */
+static double tick_late_in_window_us(const struct judge_context *jc)
+{
+	bool found;
+	double late = metric_at(jc->trace, "tick.late_max_us", &found);
+
+	return found ? late : 0;
+}
+
 Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
-/* Two ticks of accounting, the machine's longest stall (before or in the window), what the VM stole, a late timer. */
+Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
+/*
+ * Two ticks of accounting, the machine's longest stall (before the window: the noise floor; in
+ * it: CPU time charged while a spinner did not run, or the tick held back), what the VM stole,
+ * a late RT period timer.
+ */
 Q(time_tol)
 {
-	*v = 2 * JC->model->tick_us + fmax(JC->noise->gap_max_us, charged_stall_in_window_us(JC)) + JC->steal_us +
-	     timer_late_in_window_us(JC);
+	double stall = fmax(JC->noise->gap_max_us, fmax(charged_stall_in_window_us(JC), tick_late_in_window_us(JC)));
+
+	*v = 2 * JC->model->tick_us + stall + JC->steal_us + timer_late_in_window_us(JC);
 	return true;
 }
 
@@ -294,8 +312,9 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
-	QUANTITY(time_tol, "us", "2 ticks + the longer of the noise floor's longest gap and charged_stall_us + the VM steal during the window + timer_late_us"),
+	QUANTITY(time_tol, "us", "2 ticks + the longest of the noise floor's longest gap, charged_stall_us and tick_late_us + the VM steal during the window + timer_late_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
+	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),

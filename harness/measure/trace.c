@@ -3,6 +3,7 @@
 #include "trace.h"
 #include "json_util.h"
 #include "sysinfo.h"
+#include "tick_late.h"
 #include "timer_late.h"
 #include "trace_backend.h"
 #include "util.h"
@@ -163,6 +164,9 @@ struct collected {
 		uint64_t at[FIRINGS_MAX];
 	} timers[RT_TIMERS_MAX];
 	int timer_count;
+	struct tick_late tick;	/* the hog's CPU's tick */
+	int tick_cpu;		/* -1: not witnessed (a nohz_full CPU may stop its tick while busy) */
+	bool tick_seen;
 	const struct window_shm *shm;
 	struct seen_pid {
 		int pid;
@@ -225,6 +229,15 @@ static void collect(void *ctx, const struct trace_switch *ev)
 		collect_firing(c, ev);
 		return;
 	}
+	if (ev->tick) {
+		if (ev->cpu == c->tick_cpu) {
+			tick_late_firing(&c->tick, ev->ts_ns);
+			c->tick_seen = true;
+		}
+		return;
+	}
+	if (ev->cpu == c->tick_cpu)
+		tick_late_switch(&c->tick, ev->next_pid == 0);
 	if (c->oom)
 		return;
 	if (c->count == c->cap) {
@@ -300,6 +313,43 @@ static json_object *rt_timer_json(struct collected *c, const struct window_shm *
 	return obj;
 }
 
+/* The `tick` block: the hog's CPU's tick firings in the window and its longest gap while busy. */
+static json_object *tick_json(const struct collected *c, const struct window_shm *shm)
+{
+	json_object *obj = json_object_new_object();
+
+	json_add_int(obj, "cpu", c->tick_cpu);
+	json_add_int(obj, "firings", c->tick.firings);
+	json_add_int(obj, "busy_gaps", c->tick.busy_gaps);
+	json_add_double(obj, "late_max_us", c->tick.late_max_ns / 1e3);
+	if (c->tick.late_max_ns)
+		json_add_double(obj, "late_at_ms", ((double)c->tick.late_at_ns - (double)shm->start_ns) / 1e6);
+	return obj;
+}
+
+/* Whether cpu is in /sys/devices/system/cpu/nohz_full: its tick may stop while a task runs. */
+static bool cpu_is_nohz_full(int cpu)
+{
+	char text[256];
+	const char *p = text;
+
+	if (!read_text_file("/sys/devices/system/cpu/nohz_full", text, sizeof(text)))
+		return false;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			break;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+
 static json_object *skipped(const char *reason)
 {
 	json_object *obj = json_object_new_object();
@@ -310,7 +360,7 @@ static json_object *skipped(const char *reason)
 }
 
 json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
-			     double throttle_threshold_us, uint64_t period_ns, uint64_t on_grid_ns)
+			     double throttle_threshold_us, uint64_t period_ns, uint64_t tick_ns)
 {
 	static struct collected c;	/* the firings make it large */
 	json_object *timer;
@@ -334,6 +384,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	t->armed = false;
 	memset(&c, 0, sizeof(c));
 	c.shm = shm;
+	c.tick_cpu = cpu_is_nohz_full(in.cpu) ? -1 : in.cpu;
+	tick_late_init(&c.tick, tick_ns, shm->start_ns, shm->end_ns);
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
 		free(c.ev);
 		return skipped(c.oom ? "out of memory reading the trace" : why);
@@ -346,7 +398,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	free(c.ev);
 	if (n == (size_t)-1)
 		return skipped("out of memory analysing the trace");
-	timer = c.timer_count ? rt_timer_json(&c, shm, period_ns, on_grid_ns) : NULL;
+	timer = c.timer_count ? rt_timer_json(&c, shm, period_ns, tick_ns) : NULL;
 	obj = json_object_new_object();
 	cpus = json_object_new_array();
 	for (int i = 0; i < t->ncpus; i++)
@@ -362,6 +414,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	trace_gaps_to_json(obj, &in, gaps, n, &sum);
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
+	if (c.tick_seen)
+		json_object_object_add(obj, "tick", tick_json(&c, shm));
 	free(gaps);
 	return obj;
 }

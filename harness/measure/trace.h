@@ -32,11 +32,12 @@ int trace_arm(struct trace_session *t, const struct task_config *tasks, int coun
 /* Right after the window: stops recording (nothing when not armed). */
 void trace_window_end(struct trace_session *t);
 /*
- * The case's `trace` block: gaps of task `hog` (trace_arm's answer) in the window of shm, and
- * how late the RT period timers (period_ns apart; on time within on_grid_ns) fired in it.
+ * The case's `trace` block: gaps of task `hog` (trace_arm's answer) in the window of shm, how
+ * late the RT period timers (period_ns apart; on time within a tick, tick_ns) fired in it, and
+ * how late the hog's CPU got its timer interrupts (its tick's gaps while busy).
  */
 json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
-			     double throttle_threshold_us, uint64_t period_ns, uint64_t on_grid_ns);
+			     double throttle_threshold_us, uint64_t period_ns, uint64_t tick_ns);
 /*
  * Removes instances of runs that are gone (`dead`, or any rtthrottle-<pid> without its process)
  * and unmounts tracefs when such a run mounted it. The guardian and each new run call it.

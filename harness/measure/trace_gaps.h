@@ -29,8 +29,8 @@ struct trace_switch {
 	char next_comm[TRACE_COMM_LEN];
 	enum trace_kind next_kind;	/* filled in by the caller's classifier */
 	char next_task[24];		/* the scenario task's name when it is one of ours, else empty */
-	/* Not a switch: the RT period timer hrtimer (its address) fired at ts_ns, on cpu. */
-	bool rt_timer;
+	/* Not a switch: the RT period timer hrtimer (its address), or a measured CPU's tick, fired at ts_ns on cpu. */
+	bool rt_timer, tick;
 	uint64_t hrtimer;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent
- * (fields), with the RT period timer's firings beside it (timer:hrtimer_expire_entry).
+ * (fields), with the RT period timer's and the tick's firings beside it (timer:hrtimer_expire_entry).
  */
 #include "trace_backend.h"
 #include "util.h"
@@ -19,9 +19,10 @@
 struct recorder {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
-	int switch_id, timer_id;	/* timer_id -1: the timer's firings are not recorded */
-	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer;
-	cpu_set_t switch_cpus;	/* sched_switch is kept only from these; the timer's from every CPU */
+	int switch_id, timer_id;	/* timer_id -1: no timer's firings are recorded */
+	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
+	unsigned long long rt_timer_fn, tick_fn;	/* the handlers filtered on; 0 when not found */
+	cpu_set_t switch_cpus;	/* sched_switch and the tick are kept only from these; the RT timer from every CPU */
 	uint64_t lost_at_start;
 	void (*fn)(void *ctx, const struct trace_switch *ev);
 	void *ctx;
@@ -49,8 +50,8 @@ static bool fields_found(struct recorder *r)
 	return r->prev_pid && r->prev_state && r->next_pid && r->next_prio && r->next_comm;
 }
 
-/* Where sched_rt_period_timer lies (/proc/kallsyms), 0 when hidden or absent. */
-static unsigned long long rt_period_timer_address(void)
+/* Where a kernel function lies (/proc/kallsyms), 0 when hidden or absent. */
+static unsigned long long kernel_address(const char *name)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
 	unsigned long long addr = 0, a;
@@ -59,7 +60,7 @@ static unsigned long long rt_period_timer_address(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, "sched_rt_period_timer")) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 && !strcmp(sym, name)) {
 			addr = a;
 			break;
 		}
@@ -69,20 +70,29 @@ static unsigned long long rt_period_timer_address(void)
 
 /*
  * The RT period timer fires on the CPU that armed it, which may not be a traced one: the
- * instance records every CPU, and only this event and the measured CPUs' switches are kept.
- * Without the timer's address, or the event, the trace goes on without it.
+ * instance records every CPU, and only its firings and the measured CPUs' switches and ticks
+ * are kept. The tick's hrtimer handler took tick_nohz_handler's name in 6.9. Without an
+ * address, or the event, the trace goes on without that timer.
  */
 static void enable_timer_event(struct recorder *r)
 {
-	unsigned long long addr = rt_period_timer_address();
 	struct tep_event *ev;
-	char filter[64];
+	char filter[128] = "";
 
 	r->timer_id = -1;
+	r->rt_timer_fn = kernel_address("sched_rt_period_timer");
+	r->tick_fn = kernel_address("tick_sched_timer");
+	if (!r->tick_fn)	/* before 6.9 this name is the low-resolution handler, no hrtimer */
+		r->tick_fn = kernel_address("tick_nohz_handler");
 	ev = tep_find_event_by_name(r->tep, "timer", "hrtimer_expire_entry");
-	if (!addr || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")))
+	if ((!r->rt_timer_fn && !r->tick_fn) || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")) ||
+	    !(r->function = tep_find_field(ev, "function")))
 		return;
-	snprintf(filter, sizeof(filter), "function == 0x%llx", addr);
+	if (r->rt_timer_fn)
+		snprintf(filter, sizeof(filter), "function == 0x%llx", r->rt_timer_fn);
+	if (r->tick_fn)
+		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%sfunction == 0x%llx",
+			 r->rt_timer_fn ? " || " : "", r->tick_fn);
 	if (tracefs_event_file_write(r->inst, "timer", "hrtimer_expire_entry", "filter", filter) < 0 ||
 	    tracefs_event_enable(r->inst, "timer", "hrtimer_expire_entry") < 0) {
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
@@ -201,7 +211,12 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 	unsigned long long v;
 
 	if (event->id == r->timer_id) {
-		ev.rt_timer = true;
+		if (tep_read_number_field(r->function, record->data, &v))
+			return 0;
+		ev.rt_timer = r->rt_timer_fn && v == r->rt_timer_fn;
+		ev.tick = r->tick_fn && v == r->tick_fn && cpu >= 0 && CPU_ISSET(cpu, &r->switch_cpus);
+		if (!ev.rt_timer && !ev.tick)
+			return 0;
 		if (!tep_read_number_field(r->hrtimer, record->data, &v))
 			ev.hrtimer = v;
 		r->fn(r->ctx, &ev);

@@ -56,6 +56,14 @@ def test_trace_gaps_match_the_hogs_own():
     assert timer["timers"] >= 1 and res["window_s"] - 1 <= timer["firings"] <= res["window_s"] + 2, timer
     assert timer["on_grid_us"] == TICK_US and 0 <= timer["late_max_us"] < PERIOD_US / 2, timer
     assert (timer["late_max_us"] > 0) == (timer["late_firings"] > 0), timer
+    # The hog's CPU's tick, as the witness of timer interrupts held back: the victim keeps the
+    # CPU busy through every throttle, so the tick fires every tick there and each gap between
+    # two firings is judged; the 50 ms throttle gaps are not among its late ones.
+    tick = trace["tick"]
+    expected = res["window_s"] * 1e6 / TICK_US
+    assert tick["cpu"] == res["tasks"][0]["cpu"] and 0.9 * expected <= tick["firings"] <= 1.05 * expected, tick
+    assert tick["busy_gaps"] >= 0.9 * (tick["firings"] - 1), tick
+    assert 0 <= tick["late_max_us"] < PERIOD_US / 2, tick
     # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
     # without a recorded end), the same longest gap plus what interrupts take at its edges.
     assert abs(hog["throttle_events"] - trace["throttle_events"]) <= 1 + trace["gaps_unresolved"], (hog, trace)
@@ -64,6 +72,24 @@ def test_trace_gaps_match_the_hogs_own():
         checks = [c for c in res["checks"] if c["metric"] == metric and c["expected"] == trace[metric]]
         assert checks and all(c["verdict"] == "pass" for c in checks), res["checks"]
     assert rtt.tracefs_state() == before
+
+
+def test_tick_gaps_of_an_idle_cpu_are_not_held_back_interrupts():
+    """A lone hog throttled at the default idles its CPU 50 ms a second, and an idle CPU may stop
+    its tick: those gaps are not the machine holding interrupts back, so they are not judged."""
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-trace-"), "r.json")
+    proc = subprocess.run([rtt.BINARY, "run", "--quiet", "--scenario", "regime", "--policy", "default",
+                           "--probe-seconds", "0", "--duration", "3", "--output", out], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
+    assert proc.returncode in (0, 1), proc.stderr
+    res = rtt.load(out)["results"][0]
+    tick = res["trace"]["tick"]
+    idle = [g for g in res["trace"]["gaps"] if g["len_us"] >= SLOT_US / 2]
+    assert idle and all(g["by_kind_us"].get("idle", 0) >= 0.9 * g["len_us"] for g in idle), res["trace"]["gaps"]
+    # At least one gap per idle slot is left out; what is left is shorter than the slot.
+    assert tick["busy_gaps"] <= tick["firings"] - 1 - len(idle), tick
+    assert tick["late_max_us"] < SLOT_US - TICK_US, tick
 
 
 def test_trace_mounts_tracefs_and_puts_it_back():

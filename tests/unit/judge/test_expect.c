@@ -1553,6 +1553,32 @@ TEST(judge_a_charged_stall_in_the_window_widens_time_tol)
 	hog_case_unload();
 }
 
+/*
+ * The measured CPU's tick held back while it was busy (timer interrupts the machine delivered
+ * late) widens time_tol like a charged stall: the longest of the stalls counts, not their sum.
+ */
+TEST(judge_a_tick_held_back_on_the_busy_cpu_widens_time_tol)
+{
+	double quiet = -1, held = -1, both = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	CHECK(judge_quantity(&hc.jc, "time_tol", &quiet), "time_tol");
+	hc.jc.trace = parse("{\"status\": \"recorded\", \"tick\": {\"late_max_us\": 60000}}");
+	CHECK(judge_quantity(&hc.jc, "time_tol", &held), "time_tol");
+	hc.jc.metrics[hc.hog] = parse("{\"charged_stall_max_us\": 20000}");
+	CHECK(judge_quantity(&hc.jc, "time_tol", &both), "time_tol");
+	json_object_put(hc.jc.metrics[hc.hog]);
+	json_object_put(hc.jc.trace);
+	hc.jc.metrics[hc.hog] = NULL;
+	hc.jc.trace = NULL;
+	/* The noise floor's longest gap here is 100 us. */
+	CHECK(fabs(held - quiet - (60000 - 100)) < 1e-6, "held %.0f, quiet %.0f", held, quiet);
+	CHECK(fabs(both - held) < 1e-6, "with a shorter charged stall %.0f, held %.0f", both, held);
+	hog_case_unload();
+}
+
 /* Every rule has room for the longest parts it is made of: a scenario's why at its longest is whole. */
 TEST(judge_rule_is_never_cut)
 {
