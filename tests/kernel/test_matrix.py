@@ -57,14 +57,16 @@ def _matrix():
 
 def _slack_us(doc, res):
     """How far a wall-clock edge may move: a tick, the guest's longest stall (the noise floor's
-    longest gap, or longer if the window's own spinners were charged for one), what the host
-    stole and how late the emulator delivered an RT period timer firing in the window. None of
-    these is the judged edge itself: the stalls are CPU time charged while a task did not run,
-    the lateness is the trace's timer firings against their own grid."""
+    longest gap, or longer if the window's own spinners were charged for one or its tick was
+    held back), what the host stole and how late the emulator delivered an RT period timer
+    firing in the window, as time_tol takes them. None of these is the judged edge itself: the
+    stalls are CPU time charged while a task did not run and the tick's gaps on a busy CPU, the
+    lateness is the trace's timer firings against their own grid."""
     tick_us = doc["kernel_model"]["predicted"]["tick_us"]
-    stall_us = max([doc["noise_floor"]["gap_max_us"]] +
+    trace = res.get("trace") or {}
+    stall_us = max([doc["noise_floor"]["gap_max_us"], trace.get("tick", {}).get("late_max_us", 0)] +
                    [t["metrics"].get("charged_stall_max_us", 0) for t in res["tasks"]])
-    late_us = (res.get("trace") or {}).get("rt_timer", {}).get("late_max_us", 0)
+    late_us = trace.get("rt_timer", {}).get("late_max_us", 0)
     return tick_us + stall_us + res.get("steal_us", 0) + late_us
 
 
