@@ -394,7 +394,11 @@ def test_no_window_inherits_spent_rt_budget():
     assert doc["settle"] == "timer" and 0 <= doc["settle_s"] <= 3 * 1.004, (doc["settle"], doc["settle_s"])
     firsts, runtime_ms, doc = _first_throttles_ms("timer", "half")
     assert all(f >= runtime_ms - 2 * tick_ms for f in firsts), f"half: first throttle at {firsts} ms"
-    assert doc["settle_s"] > 0.1, doc["settle_s"]
+    # The wait is only as long as the kernel needs: a window cut at a firing of the timer
+    # (aligned_end) left nothing to forgive; after one that was not, the timer must fire first.
+    windows = [r for r in doc["results"] if r["scenario"] == "regime"]
+    if not all(r.get("aligned_end") for r in windows):
+        assert doc["settle_s"] > 0.1, (doc["settle_s"], [bool(r.get("aligned_end")) for r in windows])
     # The fault it guards against: without the wait a window after a throttled one starts spent.
     unsettled, runtime_ms, doc = _first_throttles_ms("none", "half")
     assert doc["settle_s"] == 0
