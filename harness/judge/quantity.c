@@ -177,7 +177,20 @@ static double tick_late_in_window_us(const struct judge_context *jc)
 	return found ? late : 0;
 }
 
+/*
+ * How late the measured CPU took a reschedule interrupt sent to it (trace.ipi.late_max_us): an
+ * idle vCPU the machine woke late. The kernel's part, when it sends, is not in it.
+ */
+static double ipi_late_in_window_us(const struct judge_context *jc)
+{
+	bool found;
+	double late = metric_at(jc->trace, "ipi.late_max_us", &found);
+
+	return found ? late : 0;
+}
+
 Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
+Q(ipi_late_us) { *v = ipi_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
 Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
 /*
@@ -187,7 +200,8 @@ Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
  */
 Q(time_tol)
 {
-	double stall = fmax(JC->noise->gap_max_us, fmax(charged_stall_in_window_us(JC), tick_late_in_window_us(JC)));
+	double stall = fmax(fmax(JC->noise->gap_max_us, ipi_late_in_window_us(JC)),
+			    fmax(charged_stall_in_window_us(JC), tick_late_in_window_us(JC)));
 
 	*v = 2 * JC->model->tick_us + stall + JC->steal_us + timer_late_in_window_us(JC);
 	return true;
@@ -312,8 +326,9 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
-	QUANTITY(time_tol, "us", "2 ticks + the longest of the noise floor's longest gap, charged_stall_us and tick_late_us + the VM steal during the window + timer_late_us"),
+	QUANTITY(time_tol, "us", "2 ticks + the longest of the noise floor's longest gap, charged_stall_us, tick_late_us and ipi_late_us + the VM steal during the window + timer_late_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
+	QUANTITY(ipi_late_us, "us", "how late the measured CPU took a reschedule interrupt sent to it: from ipi:ipi_send_cpu to irq_vectors:reschedule_entry (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),

@@ -3,6 +3,7 @@
 #include "trace.h"
 #include "json_util.h"
 #include "sysinfo.h"
+#include "ipi_late.h"
 #include "tick_late.h"
 #include "timer_late.h"
 #include "trace_backend.h"
@@ -167,6 +168,13 @@ struct collected {
 	struct tick_late tick;	/* the hog's CPU's tick */
 	int tick_cpu;		/* -1: not witnessed (a nohz_full CPU may stop its tick while busy) */
 	bool tick_seen;
+	/* Reschedule interrupts to the hog's CPU: sent (from any CPU), taken (on it). */
+	struct times {
+		uint64_t *at;
+		int count, cap;
+	} ipi_sent, resched_taken;
+	bool ipi_traced;
+	int hog_cpu;
 	const struct window_shm *shm;
 	struct seen_pid {
 		int pid;
@@ -220,11 +228,35 @@ static void collect_firing(struct collected *c, const struct trace_switch *ev)
 		f->at[f->count++] = ev->ts_ns;
 }
 
+static void add_time(struct collected *c, struct times *t, uint64_t at)
+{
+	if (t->count == t->cap) {
+		int bigger = t->cap ? t->cap * 2 : 1024;
+		uint64_t *p = realloc(t->at, (size_t)bigger * sizeof(*p));
+
+		if (!p) {
+			c->oom = true;
+			return;
+		}
+		t->at = p;
+		t->cap = bigger;
+	}
+	t->at[t->count++] = at;
+}
+
 static void collect(void *ctx, const struct trace_switch *ev)
 {
 	struct collected *c = ctx;
 	struct trace_switch *e;
 
+	if (ev->ipi_sent || ev->resched_entry) {
+		c->ipi_traced = true;
+		if (ev->ipi_sent && ev->ipi_target == c->hog_cpu)
+			add_time(c, &c->ipi_sent, ev->ts_ns);
+		else if (ev->resched_entry && ev->cpu == c->hog_cpu)
+			add_time(c, &c->resched_taken, ev->ts_ns);
+		return;
+	}
 	if (ev->rt_timer) {
 		collect_firing(c, ev);
 		return;
@@ -327,6 +359,25 @@ static json_object *tick_json(const struct collected *c, const struct window_shm
 	return obj;
 }
 
+/* The `ipi` block: reschedule interrupts to the hog's CPU in the window, and the latest delivered. */
+static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
+{
+	json_object *obj = json_object_new_object();
+	struct ipi_late late;
+
+	qsort(c->ipi_sent.at, (size_t)c->ipi_sent.count, sizeof(uint64_t), earlier_ns);
+	qsort(c->resched_taken.at, (size_t)c->resched_taken.count, sizeof(uint64_t), earlier_ns);
+	ipi_late_measure(c->ipi_sent.at, c->ipi_sent.count, c->resched_taken.at, c->resched_taken.count, shm->start_ns,
+			 shm->end_ns, &late);
+	json_add_int(obj, "cpu", c->hog_cpu);
+	json_add_int(obj, "sent", late.sent);
+	json_add_int(obj, "delivered", late.delivered);
+	json_add_double(obj, "late_max_us", late.late_max_ns / 1e3);
+	if (late.late_max_ns)
+		json_add_double(obj, "late_at_ms", ((double)late.late_at_ns - (double)shm->start_ns) / 1e6);
+	return obj;
+}
+
 /* Whether cpu is in /sys/devices/system/cpu/nohz_full: its tick may stop while a task runs. */
 static bool cpu_is_nohz_full(int cpu)
 {
@@ -384,10 +435,13 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	t->armed = false;
 	memset(&c, 0, sizeof(c));
 	c.shm = shm;
+	c.hog_cpu = in.cpu;
 	c.tick_cpu = cpu_is_nohz_full(in.cpu) ? -1 : in.cpu;
 	tick_late_init(&c.tick, tick_ns, shm->start_ns, shm->end_ns);
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
 		free(c.ev);
+		free(c.ipi_sent.at);
+		free(c.resched_taken.at);
 		return skipped(c.oom ? "out of memory reading the trace" : why);
 	}
 	/* libtracefs hands the events CPU by CPU: one timeline for the analysis. */
@@ -396,8 +450,11 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	in.count = c.count;
 	n = trace_gaps_find(&in, &gaps, &sum);
 	free(c.ev);
-	if (n == (size_t)-1)
+	if (n == (size_t)-1) {
+		free(c.ipi_sent.at);
+		free(c.resched_taken.at);
 		return skipped("out of memory analysing the trace");
+	}
 	timer = c.timer_count ? rt_timer_json(&c, shm, period_ns, tick_ns) : NULL;
 	obj = json_object_new_object();
 	cpus = json_object_new_array();
@@ -416,6 +473,10 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_object_object_add(obj, "rt_timer", timer);
 	if (c.tick_seen)
 		json_object_object_add(obj, "tick", tick_json(&c, shm));
+	if (c.ipi_traced)
+		json_object_object_add(obj, "ipi", ipi_json(&c, shm));
+	free(c.ipi_sent.at);
+	free(c.resched_taken.at);
 	free(gaps);
 	return obj;
 }

@@ -20,6 +20,8 @@ struct recorder {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
 	int switch_id, timer_id;	/* timer_id -1: no timer's firings are recorded */
+	int ipi_send_id, resched_id;	/* -1: reschedule interrupts are not recorded */
+	struct tep_format_field *ipi_cpu;
 	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
 	unsigned long long rt_timer_fn, tick_fn;	/* the handlers filtered on; 0 when not found */
 	cpu_set_t switch_cpus;	/* sched_switch and the tick are kept only from these; the RT timer from every CPU */
@@ -101,9 +103,45 @@ static void enable_timer_event(struct recorder *r)
 	r->timer_id = ev->id;
 }
 
+/*
+ * Reschedule interrupts to the measured CPUs: sent from any CPU (ipi:ipi_send_cpu, since 6.6,
+ * filtered on the target) and taken on the measured CPU (irq_vectors:reschedule_entry, x86).
+ * Without both, none is recorded.
+ */
+static void enable_ipi_events(struct recorder *r, const char *cpus)
+{
+	struct tep_event *send = tep_find_event_by_name(r->tep, "ipi", "ipi_send_cpu");
+	struct tep_event *entry = tep_find_event_by_name(r->tep, "irq_vectors", "reschedule_entry");
+	char filter[256] = "";
+	const char *p = cpus;
+
+	r->ipi_send_id = r->resched_id = -1;
+	if (!send || !entry || !(r->ipi_cpu = tep_find_field(send, "cpu")))
+		return;
+	while (*p && strlen(filter) + 32 < sizeof(filter)) {
+		char *end;
+		long cpu = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%scpu == %ld", filter[0] ? " || " : "",
+			 cpu);
+		p = *end == ',' ? end + 1 : end;
+	}
+	if (!filter[0] || tracefs_event_file_write(r->inst, "ipi", "ipi_send_cpu", "filter", filter) < 0 ||
+	    tracefs_event_enable(r->inst, "ipi", "ipi_send_cpu") < 0 ||
+	    tracefs_event_enable(r->inst, "irq_vectors", "reschedule_entry") < 0) {
+		tracefs_event_disable(r->inst, "ipi", "ipi_send_cpu");
+		tracefs_event_disable(r->inst, "irq_vectors", "reschedule_entry");
+		return;
+	}
+	r->ipi_send_id = send->id;
+	r->resched_id = entry->id;
+}
+
 struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
 {
-	static const char *const systems[] = { "sched", "timer", NULL };
+	static const char *const systems[] = { "sched", "timer", "ipi", "irq_vectors", NULL };
 	struct recorder *r = calloc(1, sizeof(*r));
 	char *dir = strdup(tracing_dir);
 	const char *step = "";
@@ -131,7 +169,6 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		step = "trace_clock mono";
 		goto fail_errno;
 	}
-	(void)cpus;
 	if (tracefs_instance_set_affinity(r->inst, NULL) < 0) {
 		step = "tracing_cpumask";
 		goto fail_errno;
@@ -146,6 +183,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		goto fail;
 	}
 	enable_timer_event(r);
+	enable_ipi_events(r, cpus);
 	free(dir);
 	return r;
 fail_errno:
@@ -210,6 +248,21 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 	struct trace_switch ev = { .ts_ns = record->ts, .cpu = cpu };
 	unsigned long long v;
 
+	if (event->id == r->ipi_send_id) {
+		if (tep_read_number_field(r->ipi_cpu, record->data, &v))
+			return 0;
+		ev.ipi_sent = true;
+		ev.ipi_target = (int)v;
+		r->fn(r->ctx, &ev);
+		return 0;
+	}
+	if (event->id == r->resched_id) {
+		if (cpu < 0 || !CPU_ISSET(cpu, &r->switch_cpus))
+			return 0;
+		ev.resched_entry = true;
+		r->fn(r->ctx, &ev);
+		return 0;
+	}
 	if (event->id == r->timer_id) {
 		if (tep_read_number_field(r->function, record->data, &v))
 			return 0;
@@ -269,6 +322,8 @@ void recorder_close(struct recorder *r)
 		tracefs_trace_off(r->inst);
 		tracefs_event_disable(r->inst, "sched", "sched_switch");
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
+		tracefs_event_disable(r->inst, "ipi", "ipi_send_cpu");
+		tracefs_event_disable(r->inst, "irq_vectors", "reschedule_entry");
 		if (tracefs_instance_destroy(r->inst) < 0)
 			rtt_warn("cannot remove tracefs instance %s: %s",
 				 tracefs_instance_get_name(r->inst), strerror(errno));

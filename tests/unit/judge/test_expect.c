@@ -1579,6 +1579,25 @@ TEST(judge_a_tick_held_back_on_the_busy_cpu_widens_time_tol)
 	hog_case_unload();
 }
 
+/* A reschedule interrupt the machine delivered late to the idle measured CPU widens time_tol as a stall. */
+TEST(judge_a_reschedule_interrupt_delivered_late_widens_time_tol)
+{
+	double quiet = -1, late = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	CHECK(judge_quantity(&hc.jc, "time_tol", &quiet), "time_tol");
+	hc.jc.trace = parse("{\"status\": \"recorded\", \"ipi\": {\"late_max_us\": 15900},"
+			    " \"tick\": {\"late_max_us\": 3000}}");
+	CHECK(judge_quantity(&hc.jc, "time_tol", &late), "time_tol");
+	json_object_put(hc.jc.trace);
+	hc.jc.trace = NULL;
+	/* The noise floor's longest gap here is 100 us; the longest stall counts, not the sum. */
+	CHECK(fabs(late - quiet - (15900 - 100)) < 1e-6, "late %.0f, quiet %.0f", late, quiet);
+	hog_case_unload();
+}
+
 /* Every rule has room for the longest parts it is made of: a scenario's why at its longest is whole. */
 TEST(judge_rule_is_never_cut)
 {

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Reschedule interrupts: which arrival takes which send, and how late. */
+#include "ipi_late.h"
+#include "unit.h"
+
+#define US 1000ull
+#define MS 1000000ull
+
+TEST(ipi_late_prompt_deliveries_are_microseconds)
+{
+	const uint64_t sent[] = { 100 * MS, 200 * MS, 300 * MS };
+	const uint64_t entry[] = { 100 * MS + 8 * US, 200 * MS + 12 * US, 300 * MS + 5 * US };
+	struct ipi_late t;
+
+	ipi_late_measure(sent, 3, entry, 3, 0, UINT64_MAX, &t);
+	CHECK(t.sent == 3 && t.delivered == 3 && t.late_max_ns == 12 * US, "sent %d delivered %d late %llu", t.sent,
+	      t.delivered, (unsigned long long)t.late_max_ns);
+}
+
+TEST(ipi_late_an_idle_vcpu_woken_late_is_measured_from_the_first_send)
+{
+	/* The soak's window: the RT timer fired at 2926.7 ms on the other CPU, the measured one ran at 2942.6. */
+	const uint64_t sent[] = { 1926700 * US, 2926700 * US, 2930000 * US };
+	const uint64_t entry[] = { 1926710 * US, 2942600 * US };
+	struct ipi_late t;
+
+	ipi_late_measure(sent, 3, entry, 2, 0, UINT64_MAX, &t);
+	CHECK(t.delivered == 2 && t.late_max_ns == 15900 * US && t.late_at_ns == 2926700 * US, "late %llu at %llu",
+	      (unsigned long long)t.late_max_ns, (unsigned long long)t.late_at_ns);
+}
+
+TEST(ipi_late_arrivals_without_a_send_time_nothing)
+{
+	/* A kernel that never sent: the CPU woke at its tick 40 ms on. Nothing is excused. */
+	const uint64_t entry[] = { 100 * MS, 140 * MS };
+	const uint64_t sent[] = { 500 * MS };
+	struct ipi_late t;
+
+	ipi_late_measure(sent, 0, entry, 2, 0, UINT64_MAX, &t);
+	CHECK(t.sent == 0 && t.delivered == 0 && t.late_max_ns == 0, "late %llu", (unsigned long long)t.late_max_ns);
+	/* A send after every arrival: still pending at the end, times nothing. */
+	ipi_late_measure(sent, 1, entry, 2, 0, UINT64_MAX, &t);
+	CHECK(t.sent == 1 && t.delivered == 0 && t.late_max_ns == 0, "pending %llu", (unsigned long long)t.late_max_ns);
+}
+
+TEST(ipi_late_only_sends_in_the_window_count)
+{
+	const uint64_t sent[] = { 50 * MS, 150 * MS, 950 * MS };
+	const uint64_t entry[] = { 80 * MS, 151 * MS, 990 * MS };
+	struct ipi_late t;
+
+	ipi_late_measure(sent, 3, entry, 3, 100 * MS, 900 * MS, &t);
+	CHECK(t.sent == 1 && t.delivered == 1 && t.late_max_ns == 1 * MS, "sent %d late %llu", t.sent,
+	      (unsigned long long)t.late_max_ns);
+}
