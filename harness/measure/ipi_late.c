@@ -29,3 +29,13 @@ void ipi_late_measure(const uint64_t *sent_ns, int n_sent, const uint64_t *entry
 		}
 	}
 }
+
+void ipi_late_add(struct ipi_late *total, const struct ipi_late *kind)
+{
+	total->sent += kind->sent;
+	total->delivered += kind->delivered;
+	if (kind->late_max_ns > total->late_max_ns) {
+		total->late_max_ns = kind->late_max_ns;
+		total->late_at_ns = kind->late_at_ns;
+	}
+}

@@ -168,11 +168,11 @@ struct collected {
 	struct tick_late tick;	/* the hog's CPU's tick */
 	int tick_cpu;		/* -1: not witnessed (a nohz_full CPU may stop its tick while busy) */
 	bool tick_seen;
-	/* Reschedule interrupts to the hog's CPU: sent (from any CPU), taken (on it). */
+	/* Wake-up interrupts to the hog's CPU by kind: sent (from any CPU), taken (on it). */
 	struct times {
 		uint64_t *at;
 		int count, cap;
-	} ipi_sent, resched_taken;
+	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS];
 	bool ipi_traced;
 	int hog_cpu;
 	const struct window_shm *shm;
@@ -249,12 +249,12 @@ static void collect(void *ctx, const struct trace_switch *ev)
 	struct collected *c = ctx;
 	struct trace_switch *e;
 
-	if (ev->ipi_sent || ev->resched_entry) {
+	if (ev->ipi_sent || ev->ipi_taken) {
 		c->ipi_traced = true;
 		if (ev->ipi_sent && ev->ipi_target == c->hog_cpu)
-			add_time(c, &c->ipi_sent, ev->ts_ns);
-		else if (ev->resched_entry && ev->cpu == c->hog_cpu)
-			add_time(c, &c->resched_taken, ev->ts_ns);
+			add_time(c, &c->ipi_sent[ev->ipi_kind], ev->ts_ns);
+		else if (ev->ipi_taken && ev->cpu == c->hog_cpu)
+			add_time(c, &c->ipi_taken[ev->ipi_kind], ev->ts_ns);
 		return;
 	}
 	if (ev->rt_timer) {
@@ -359,16 +359,29 @@ static json_object *tick_json(const struct collected *c, const struct window_shm
 	return obj;
 }
 
-/* The `ipi` block: reschedule interrupts to the hog's CPU in the window, and the latest delivered. */
+static void free_ipi_times(struct collected *c)
+{
+	for (int k = 0; k < IPI_KINDS; k++) {
+		free(c->ipi_sent[k].at);
+		free(c->ipi_taken[k].at);
+	}
+}
+
+/* The `ipi` block: wake-up interrupts to the hog's CPU in the window, and the latest delivered. */
 static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 {
 	json_object *obj = json_object_new_object();
-	struct ipi_late late;
+	struct ipi_late late = { 0 };
 
-	qsort(c->ipi_sent.at, (size_t)c->ipi_sent.count, sizeof(uint64_t), earlier_ns);
-	qsort(c->resched_taken.at, (size_t)c->resched_taken.count, sizeof(uint64_t), earlier_ns);
-	ipi_late_measure(c->ipi_sent.at, c->ipi_sent.count, c->resched_taken.at, c->resched_taken.count, shm->start_ns,
-			 shm->end_ns, &late);
+	for (int k = 0; k < IPI_KINDS; k++) {
+		struct times *sent = &c->ipi_sent[k], *taken = &c->ipi_taken[k];
+		struct ipi_late kind;
+
+		qsort(sent->at, (size_t)sent->count, sizeof(uint64_t), earlier_ns);
+		qsort(taken->at, (size_t)taken->count, sizeof(uint64_t), earlier_ns);
+		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, shm->start_ns, shm->end_ns, &kind);
+		ipi_late_add(&late, &kind);
+	}
 	json_add_int(obj, "cpu", c->hog_cpu);
 	json_add_int(obj, "sent", late.sent);
 	json_add_int(obj, "delivered", late.delivered);
@@ -440,8 +453,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	tick_late_init(&c.tick, tick_ns, shm->start_ns, shm->end_ns);
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
 		free(c.ev);
-		free(c.ipi_sent.at);
-		free(c.resched_taken.at);
+		free_ipi_times(&c);
 		return skipped(c.oom ? "out of memory reading the trace" : why);
 	}
 	/* libtracefs hands the events CPU by CPU: one timeline for the analysis. */
@@ -451,8 +463,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	n = trace_gaps_find(&in, &gaps, &sum);
 	free(c.ev);
 	if (n == (size_t)-1) {
-		free(c.ipi_sent.at);
-		free(c.resched_taken.at);
+		free_ipi_times(&c);
 		return skipped("out of memory analysing the trace");
 	}
 	timer = c.timer_count ? rt_timer_json(&c, shm, period_ns, tick_ns) : NULL;
@@ -475,8 +486,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_object_object_add(obj, "tick", tick_json(&c, shm));
 	if (c.ipi_traced)
 		json_object_object_add(obj, "ipi", ipi_json(&c, shm));
-	free(c.ipi_sent.at);
-	free(c.resched_taken.at);
+	free_ipi_times(&c);
 	free(gaps);
 	return obj;
 }

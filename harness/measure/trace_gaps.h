@@ -32,9 +32,9 @@ struct trace_switch {
 	/* Not a switch: the RT period timer hrtimer (its address), or a measured CPU's tick, fired at ts_ns on cpu. */
 	bool rt_timer, tick;
 	uint64_t hrtimer;
-	/* Not a switch: a reschedule interrupt sent to ipi_target, or taken on cpu. */
-	bool ipi_sent, resched_entry;
-	int ipi_target;
+	/* Not a switch: a wake-up interrupt of ipi_kind (enum ipi_kind) sent to ipi_target, or taken on cpu. */
+	bool ipi_sent, ipi_taken;
+	int ipi_kind, ipi_target;
 };
 
 struct trace_ran {

@@ -3,6 +3,7 @@
  * The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent
  * (fields), with the RT period timer's and the tick's firings beside it (timer:hrtimer_expire_entry).
  */
+#include "ipi_late.h"
 #include "trace_backend.h"
 #include "util.h"
 
@@ -20,8 +21,8 @@ struct recorder {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
 	int switch_id, timer_id;	/* timer_id -1: no timer's firings are recorded */
-	int ipi_send_id, resched_id;	/* -1: reschedule interrupts are not recorded */
-	struct tep_format_field *ipi_cpu;
+	int ipi_send_id, resched_id, call_id;	/* -1: wake-up interrupts are not recorded */
+	struct tep_format_field *ipi_cpu, *ipi_callback;
 	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
 	unsigned long long rt_timer_fn, tick_fn;	/* the handlers filtered on; 0 when not found */
 	cpu_set_t switch_cpus;	/* sched_switch and the tick are kept only from these; the RT timer from every CPU */
@@ -103,21 +104,33 @@ static void enable_timer_event(struct recorder *r)
 	r->timer_id = ev->id;
 }
 
+static void disable_ipi_events(struct recorder *r)
+{
+	tracefs_event_disable(r->inst, "ipi", "ipi_send_cpu");
+	tracefs_event_disable(r->inst, "irq_vectors", "reschedule_entry");
+	tracefs_event_disable(r->inst, "irq_vectors", "call_function_single_entry");
+}
+
 /*
- * Reschedule interrupts to the measured CPUs: sent from any CPU (ipi:ipi_send_cpu, since 6.6,
- * filtered on the target) and taken on the measured CPU (irq_vectors:reschedule_entry, x86).
- * Without both, none is recorded.
+ * Interrupts that wake the measured CPUs, sent from any CPU (ipi:ipi_send_cpu, since 6.6,
+ * filtered on the target) and taken on the measured CPU (x86's irq_vectors). A send without a
+ * callback is a reschedule (reschedule_entry); with one, a queued function call, which is how a
+ * remote wake-up reaches an idle CPU (call_function_single_entry). Without all three, none is
+ * recorded.
  */
 static void enable_ipi_events(struct recorder *r, const char *cpus)
 {
 	struct tep_event *send = tep_find_event_by_name(r->tep, "ipi", "ipi_send_cpu");
-	struct tep_event *entry = tep_find_event_by_name(r->tep, "irq_vectors", "reschedule_entry");
+	struct tep_event *resched = tep_find_event_by_name(r->tep, "irq_vectors", "reschedule_entry");
+	struct tep_event *call = tep_find_event_by_name(r->tep, "irq_vectors", "call_function_single_entry");
 	char filter[256] = "";
 	const char *p = cpus;
 
-	r->ipi_send_id = r->resched_id = -1;
-	if (!send || !entry || !(r->ipi_cpu = tep_find_field(send, "cpu")))
+	r->ipi_send_id = r->resched_id = r->call_id = -1;
+	if (!send || !resched || !call || !(r->ipi_cpu = tep_find_field(send, "cpu")) ||
+	    !(r->ipi_callback = tep_find_field(send, "callback")))
 		return;
+	/* cpus is the harness's own list of numbers, "1" or "1,3". */
 	while (*p && strlen(filter) + 32 < sizeof(filter)) {
 		char *end;
 		long cpu = strtol(p, &end, 10);
@@ -130,13 +143,14 @@ static void enable_ipi_events(struct recorder *r, const char *cpus)
 	}
 	if (!filter[0] || tracefs_event_file_write(r->inst, "ipi", "ipi_send_cpu", "filter", filter) < 0 ||
 	    tracefs_event_enable(r->inst, "ipi", "ipi_send_cpu") < 0 ||
-	    tracefs_event_enable(r->inst, "irq_vectors", "reschedule_entry") < 0) {
-		tracefs_event_disable(r->inst, "ipi", "ipi_send_cpu");
-		tracefs_event_disable(r->inst, "irq_vectors", "reschedule_entry");
+	    tracefs_event_enable(r->inst, "irq_vectors", "reschedule_entry") < 0 ||
+	    tracefs_event_enable(r->inst, "irq_vectors", "call_function_single_entry") < 0) {
+		disable_ipi_events(r);
 		return;
 	}
 	r->ipi_send_id = send->id;
-	r->resched_id = entry->id;
+	r->resched_id = resched->id;
+	r->call_id = call->id;
 }
 
 struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
@@ -253,13 +267,17 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 			return 0;
 		ev.ipi_sent = true;
 		ev.ipi_target = (int)v;
+		if (tep_read_number_field(r->ipi_callback, record->data, &v))
+			return 0;
+		ev.ipi_kind = v ? IPI_CALL_FUNCTION : IPI_RESCHEDULE;
 		r->fn(r->ctx, &ev);
 		return 0;
 	}
-	if (event->id == r->resched_id) {
+	if (event->id == r->resched_id || event->id == r->call_id) {
 		if (cpu < 0 || !CPU_ISSET(cpu, &r->switch_cpus))
 			return 0;
-		ev.resched_entry = true;
+		ev.ipi_taken = true;
+		ev.ipi_kind = event->id == r->call_id ? IPI_CALL_FUNCTION : IPI_RESCHEDULE;
 		r->fn(r->ctx, &ev);
 		return 0;
 	}
@@ -322,8 +340,7 @@ void recorder_close(struct recorder *r)
 		tracefs_trace_off(r->inst);
 		tracefs_event_disable(r->inst, "sched", "sched_switch");
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
-		tracefs_event_disable(r->inst, "ipi", "ipi_send_cpu");
-		tracefs_event_disable(r->inst, "irq_vectors", "reschedule_entry");
+		disable_ipi_events(r);
 		if (tracefs_instance_destroy(r->inst) < 0)
 			rtt_warn("cannot remove tracefs instance %s: %s",
 				 tracefs_instance_get_name(r->inst), strerror(errno));

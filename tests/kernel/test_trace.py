@@ -27,6 +27,14 @@ def _hog(res):
     return [t["metrics"] for t in res["tasks"] if t["name"] == "hog"][0]
 
 
+def _kernel_has_wakeup_interrupt_events():
+    """ipi:ipi_send_cpu (6.6+) and x86's reschedule and call-function vectors."""
+    with open("/proc/kallsyms") as f:
+        names = {line.split()[2] for line in f if "__traceiter_" in line}
+    return {"__traceiter_ipi_send_cpu", "__traceiter_reschedule_entry",
+            "__traceiter_call_function_single_entry"} <= names
+
+
 def test_trace_gaps_match_the_hogs_own():
     before = rtt.tracefs_state()
     proc, res = _run()
@@ -64,6 +72,13 @@ def test_trace_gaps_match_the_hogs_own():
     assert tick["cpu"] == res["tasks"][0]["cpu"] and 0.9 * expected <= tick["firings"] <= 1.05 * expected, tick
     assert tick["busy_gaps"] >= 0.9 * (tick["firings"] - 1), tick
     assert 0 <= tick["late_max_us"] < PERIOD_US / 2, tick
+    # Interrupts that wake the hog's CPU (a throttle lifted from the other CPU sends one), on a
+    # kernel that has the tracepoints: each taken, one send at most still in flight at the end.
+    if _kernel_has_wakeup_interrupt_events():
+        ipi = trace["ipi"]
+        assert ipi["cpu"] == res["tasks"][0]["cpu"], ipi
+        assert ipi["sent"] - 1 <= ipi["delivered"] <= ipi["sent"], ipi
+        assert 0 <= ipi["late_max_us"] < PERIOD_US / 2 and (ipi["late_max_us"] > 0) == (ipi["delivered"] > 0), ipi
     # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
     # without a recorded end), the same longest gap plus what interrupts take at its edges.
     assert abs(hog["throttle_events"] - trace["throttle_events"]) <= 1 + trace["gaps_unresolved"], (hog, trace)

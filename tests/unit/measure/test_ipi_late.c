@@ -53,3 +53,17 @@ TEST(ipi_late_only_sends_in_the_window_count)
 	CHECK(t.sent == 1 && t.delivered == 1 && t.late_max_ns == 1 * MS, "sent %d late %llu", t.sent,
 	      (unsigned long long)t.late_max_ns);
 }
+
+TEST(ipi_late_kinds_add_up_keeping_the_latest)
+{
+	/* A reschedule 20 us late and a remote wake-up (a queued call) 3 ms late: one total. */
+	struct ipi_late total = { 0 };
+	const struct ipi_late resched = { .sent = 4, .delivered = 4, .late_max_ns = 20 * US, .late_at_ns = 10 * MS };
+	const struct ipi_late call = { .sent = 2, .delivered = 1, .late_max_ns = 3 * MS, .late_at_ns = 70 * MS };
+
+	ipi_late_add(&total, &resched);
+	ipi_late_add(&total, &call);
+	CHECK(total.sent == 6 && total.delivered == 5 && total.late_max_ns == 3 * MS && total.late_at_ns == 70 * MS,
+	      "sent %d delivered %d late %llu at %llu", total.sent, total.delivered,
+	      (unsigned long long)total.late_max_ns, (unsigned long long)total.late_at_ns);
+}
