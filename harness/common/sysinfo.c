@@ -334,6 +334,13 @@ static bool cpulist_parse(const char *text, struct cpumap *m)
 	return true;
 }
 
+bool cpu_in_list(const char *text, int cpu)
+{
+	struct cpumap m;
+
+	return cpulist_parse(text, &m) && cpumap_test(&m, cpu);
+}
+
 static void cpus_online(struct cpumap *m)
 {
 	char buf[4096];

@@ -62,4 +62,7 @@ uint64_t sysinfo_effective_caps(void);
  */
 json_object *sysinfo_collect(json_object *knobs);
 
+/* Whether cpu is in a kernel CPU list ("0-3,8,10-11", as sysfs writes them); false when malformed. */
+bool cpu_in_list(const char *text, int cpu);
+
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Tracing per run: tracefs found or mounted (a marker names the run), armed per hog window; stale ones go. */
+/* Tracing per run: tracefs found or mounted (a marker names the run), armed per window with a hog or RT
+ * task on the measured CPU; stale ones go. */
 #include "trace.h"
 #include "json_util.h"
 #include "sysinfo.h"
@@ -42,7 +43,8 @@ struct trace_session {
 	bool mounted;		/* this session mounted tracefs at dir */
 	int cpus[TRACE_CPUS_MAX], ncpus;
 	size_t buffer_kb;
-	bool armed;
+	bool armed, tried;	/* recording this case; asked to (an RT task on the measured CPU) */
+	int measured_cpu;	/* the case's measured CPU */
 	char arm_error[320];	/* why this case's recording failed */
 };
 
@@ -127,18 +129,32 @@ void trace_close(struct trace_session *t)
 	unmount_ours(t);
 }
 
+/* A task of the RT classes, whose throttling the witnesses (RT timer, tick, wake-ups) bear on. */
+static bool realtime_task(const struct task_config *task)
+{
+	return task->sched_policy == SCHED_FIFO || task->sched_policy == SCHED_RR ||
+	       task->sched_policy == SCHED_DEADLINE;
+}
+
 int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s)
 {
 	int hog = -1;
+	bool realtime = false;
 	size_t kb;
 
-	t->armed = false;
+	t->armed = t->tried = false;
 	t->arm_error[0] = '\0';
-	for (int i = 0; i < count && hog < 0; i++)
-		if ((tasks[i].role == ROLE_HOG || tasks[i].role == ROLE_BURST_HOG) && tasks[i].cpu == cpu)
+	t->measured_cpu = cpu;
+	for (int i = 0; i < count; i++) {
+		if (tasks[i].cpu != cpu)
+			continue;
+		if (hog < 0 && (tasks[i].role == ROLE_HOG || tasks[i].role == ROLE_BURST_HOG))
 			hog = i;
-	if (hog < 0 || !t->rec)
+		realtime |= realtime_task(&tasks[i]);
+	}
+	if ((hog < 0 && !realtime) || !t->rec)
 		return hog;
+	t->tried = true;
 	kb = (size_t)((window_s + 2) * SWITCHES_PER_S * EVENT_BYTES / 1024);
 	if (kb > BUFFER_KB_MAX)
 		kb = BUFFER_KB_MAX;
@@ -165,16 +181,16 @@ struct collected {
 		uint64_t at[FIRINGS_MAX];
 	} timers[RT_TIMERS_MAX];
 	int timer_count;
-	struct tick_late tick;	/* the hog's CPU's tick */
+	struct tick_late tick;	/* the measured CPU's tick */
 	int tick_cpu;		/* -1: not witnessed (a nohz_full CPU may stop its tick while busy) */
 	bool tick_seen;
-	/* Wake-up interrupts to the hog's CPU by kind: sent (from any CPU), taken (on it). */
+	/* Wake-up interrupts to the measured CPU by kind: sent (from any CPU), taken (on it). */
 	struct times {
 		uint64_t *at;
 		int count, cap;
 	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS];
 	bool ipi_traced;
-	int hog_cpu;
+	int measured_cpu;
 	const struct window_shm *shm;
 	struct seen_pid {
 		int pid;
@@ -251,9 +267,9 @@ static void collect(void *ctx, const struct trace_switch *ev)
 
 	if (ev->ipi_sent || ev->ipi_taken) {
 		c->ipi_traced = true;
-		if (ev->ipi_sent && ev->ipi_target == c->hog_cpu)
+		if (ev->ipi_sent && ev->ipi_target == c->measured_cpu)
 			add_time(c, &c->ipi_sent[ev->ipi_kind], ev->ts_ns);
-		else if (ev->ipi_taken && ev->cpu == c->hog_cpu)
+		else if (ev->ipi_taken && ev->cpu == c->measured_cpu)
 			add_time(c, &c->ipi_taken[ev->ipi_kind], ev->ts_ns);
 		return;
 	}
@@ -345,12 +361,13 @@ static json_object *rt_timer_json(struct collected *c, const struct window_shm *
 	return obj;
 }
 
-/* The `tick` block: the hog's CPU's tick firings in the window and its longest gap while busy. */
-static json_object *tick_json(const struct collected *c, const struct window_shm *shm)
+/* The `tick` block: the measured CPU's tick firings in the window and its longest gap while busy. */
+static json_object *tick_json(const struct collected *c, const struct window_shm *shm, const char *source)
 {
 	json_object *obj = json_object_new_object();
 
 	json_add_int(obj, "cpu", c->tick_cpu);
+	json_add_str(obj, "source", source ? source : "unknown");
 	json_add_int(obj, "firings", c->tick.firings);
 	json_add_int(obj, "busy_gaps", c->tick.busy_gaps);
 	json_add_double(obj, "late_max_us", c->tick.late_max_ns / 1e3);
@@ -367,7 +384,7 @@ static void free_ipi_times(struct collected *c)
 	}
 }
 
-/* The `ipi` block: wake-up interrupts to the hog's CPU in the window, and the latest delivered. */
+/* The `ipi` block: wake-up interrupts to the measured CPU in the window, and the latest delivered. */
 static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 {
 	json_object *obj = json_object_new_object();
@@ -382,7 +399,7 @@ static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, shm->start_ns, shm->end_ns, &kind);
 		ipi_late_add(&late, &kind);
 	}
-	json_add_int(obj, "cpu", c->hog_cpu);
+	json_add_int(obj, "cpu", c->measured_cpu);
 	json_add_int(obj, "sent", late.sent);
 	json_add_int(obj, "delivered", late.delivered);
 	json_add_double(obj, "late_max_us", late.late_max_ns / 1e3);
@@ -395,23 +412,8 @@ static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 static bool cpu_is_nohz_full(int cpu)
 {
 	char text[256];
-	const char *p = text;
 
-	if (!read_text_file("/sys/devices/system/cpu/nohz_full", text, sizeof(text)))
-		return false;
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			break;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		if (cpu >= lo && cpu <= hi)
-			return true;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return false;
+	return read_text_file("/sys/devices/system/cpu/nohz_full", text, sizeof(text)) && cpu_in_list(text, cpu);
 }
 
 static json_object *skipped(const char *reason)
@@ -429,7 +431,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	static struct collected c;	/* the firings make it large */
 	json_object *timer;
 	struct trace_input in = {
-		.hog_pid = hog >= 0 ? shm->task[hog].pid : -1, .cpu = hog >= 0 ? shm->task[hog].config.cpu : -1,
+		.hog_pid = hog >= 0 ? shm->task[hog].pid : -1, .cpu = t->measured_cpu,
 		.start_ns = shm->start_ns, .end_ns = shm->end_ns, .throttle_threshold_us = throttle_threshold_us,
 	};
 	struct trace_summary sum;
@@ -441,14 +443,14 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 
 	if (!t->rec)
 		return skipped(t->reason);
-	if (hog < 0)
-		return skipped("no hog on the measured CPU");
+	if (!t->tried)
+		return skipped("no hog or realtime task on the measured CPU");
 	if (!t->armed)
 		return skipped(t->arm_error);
 	t->armed = false;
 	memset(&c, 0, sizeof(c));
 	c.shm = shm;
-	c.hog_cpu = in.cpu;
+	c.measured_cpu = in.cpu;
 	c.tick_cpu = cpu_is_nohz_full(in.cpu) ? -1 : in.cpu;
 	tick_late_init(&c.tick, tick_ns, shm->start_ns, shm->end_ns);
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
@@ -460,7 +462,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	qsort(c.ev, c.count, sizeof(c.ev[0]), earlier);
 	in.ev = c.ev;
 	in.count = c.count;
-	n = trace_gaps_find(&in, &gaps, &sum);
+	/* Without a hog there are no throttle gaps to find: the witnesses only. */
+	n = hog >= 0 ? trace_gaps_find(&in, &gaps, &sum) : 0;
 	free(c.ev);
 	if (n == (size_t)-1) {
 		free_ipi_times(&c);
@@ -476,14 +479,18 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	json_add_str(obj, "instance", t->name);
 	json_object_object_add(obj, "cpus", cpus);
 	json_add_int64(obj, "buffer_kb", (int64_t)t->buffer_kb);
-	json_add_str(obj, "task", shm->task[hog].config.name);
-	json_add_int(obj, "pid", in.hog_pid);
 	json_add_int64(obj, "events_lost", (int64_t)lost);
-	trace_gaps_to_json(obj, &in, gaps, n, &sum);
+	if (hog >= 0) {
+		json_add_str(obj, "task", shm->task[hog].config.name);
+		json_add_int(obj, "pid", in.hog_pid);
+		trace_gaps_to_json(obj, &in, gaps, n, &sum);
+	} else {
+		json_add_str(obj, "gaps_not_analysed", "no hog on the measured CPU: the RT timer, tick and wake-up witnesses only");
+	}
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
 	if (c.tick_seen)
-		json_object_object_add(obj, "tick", tick_json(&c, shm));
+		json_object_object_add(obj, "tick", tick_json(&c, shm, recorder_tick_source(t->rec)));
 	if (c.ipi_traced)
 		json_object_object_add(obj, "ipi", ipi_json(&c, shm));
 	free_ipi_times(&c);

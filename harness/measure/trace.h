@@ -25,14 +25,14 @@ struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus);
 /* Removes the instance and unmounts tracefs if the session mounted it. */
 void trace_close(struct trace_session *t);
 /*
- * Before a case's window: starts recording when one of its tasks is a hog on cpu. Returns that
- * task's index, or -1 (nothing recorded).
+ * Before a case's window: starts recording when one of its tasks on cpu is a hog or realtime.
+ * Returns the first hog's index there, or -1 (no gaps analysed; the witnesses still recorded).
  */
 int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s);
 /* Right after the window: stops recording (nothing when not armed). */
 void trace_window_end(struct trace_session *t);
 /*
- * The case's `trace` block: gaps of task `hog` (trace_arm's answer) in the window of shm, how
+ * The case's `trace` block: gaps of task `hog` (trace_arm's answer; none for -1) in the window of shm, how
  * late the RT period timers (period_ns apart; on time within a tick, tick_ns) fired in it, and
  * how late the hog's CPU got its timer interrupts (its tick's gaps while busy).
  */

@@ -29,6 +29,8 @@ void recorder_stop(struct recorder *r);
  */
 bool recorder_read(struct recorder *r, const int *cpus, int ncpus,
 		   void (*fn)(void *ctx, const struct trace_switch *ev), void *ctx, uint64_t *lost, char *why, size_t len);
+/* What the tick events handed to fn are (the tick's handler, or the timer interrupt); NULL: none. */
+const char *recorder_tick_source(const struct recorder *r);
 /* Removes the instance. */
 void recorder_close(struct recorder *r);
 /* Whether this build can record at all; why when not. */

@@ -25,6 +25,8 @@ struct recorder {
 	struct tep_format_field *ipi_cpu, *ipi_callback;
 	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
 	unsigned long long rt_timer_fn, tick_fn;	/* the handlers filtered on; 0 when not found */
+	int local_timer_id;	/* the tick's stand-in without its handler's address; -1: none */
+	const char *tick_source;	/* what the tick events are; NULL: none recorded */
 	cpu_set_t switch_cpus;	/* sched_switch and the tick are kept only from these; the RT timer from every CPU */
 	uint64_t lost_at_start;
 	void (*fn)(void *ctx, const struct trace_switch *ev);
@@ -85,8 +87,11 @@ static void enable_timer_event(struct recorder *r)
 	r->timer_id = -1;
 	r->rt_timer_fn = kernel_address("sched_rt_period_timer");
 	r->tick_fn = kernel_address("tick_sched_timer");
-	if (!r->tick_fn)	/* before 6.9 this name is the low-resolution handler, no hrtimer */
+	r->tick_source = "tick_sched_timer";
+	if (!r->tick_fn) {	/* before 6.9 this name is the low-resolution handler, no hrtimer */
 		r->tick_fn = kernel_address("tick_nohz_handler");
+		r->tick_source = "tick_nohz_handler";
+	}
 	ev = tep_find_event_by_name(r->tep, "timer", "hrtimer_expire_entry");
 	if ((!r->rt_timer_fn && !r->tick_fn) || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")) ||
 	    !(r->function = tep_find_field(ev, "function")))
@@ -102,6 +107,33 @@ static void enable_timer_event(struct recorder *r)
 		return;
 	}
 	r->timer_id = ev->id;
+}
+
+/*
+ * Without the tick handler's address (a kernel built without kallsyms), the measured CPUs' timer
+ * interrupts stand in for the tick (x86's irq_vectors:local_timer_entry): the tick is one of the
+ * hrtimers each serves, so a busy CPU takes one at least every tick, and their gaps never
+ * overstate how late one was.
+ */
+static void enable_local_timer_event(struct recorder *r)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "irq_vectors", "local_timer_entry");
+
+	r->local_timer_id = -1;
+	if (r->timer_id >= 0 && r->tick_fn)
+		return;
+	r->tick_source = NULL;
+	if (!ev || tracefs_event_enable(r->inst, "irq_vectors", "local_timer_entry") < 0) {
+		tracefs_event_disable(r->inst, "irq_vectors", "local_timer_entry");
+		return;
+	}
+	r->local_timer_id = ev->id;
+	r->tick_source = "irq_vectors:local_timer_entry";
+}
+
+const char *recorder_tick_source(const struct recorder *r)
+{
+	return r->tick_source;
 }
 
 static void disable_ipi_events(struct recorder *r)
@@ -197,6 +229,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		goto fail;
 	}
 	enable_timer_event(r);
+	enable_local_timer_event(r);
 	enable_ipi_events(r, cpus);
 	free(dir);
 	return r;
@@ -281,6 +314,13 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 		r->fn(r->ctx, &ev);
 		return 0;
 	}
+	if (event->id == r->local_timer_id) {
+		if (cpu < 0 || !CPU_ISSET(cpu, &r->switch_cpus))
+			return 0;
+		ev.tick = true;
+		r->fn(r->ctx, &ev);
+		return 0;
+	}
 	if (event->id == r->timer_id) {
 		if (tep_read_number_field(r->function, record->data, &v))
 			return 0;
@@ -341,6 +381,7 @@ void recorder_close(struct recorder *r)
 		tracefs_event_disable(r->inst, "sched", "sched_switch");
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
 		disable_ipi_events(r);
+		tracefs_event_disable(r->inst, "irq_vectors", "local_timer_entry");
 		if (tracefs_instance_destroy(r->inst) < 0)
 			rtt_warn("cannot remove tracefs instance %s: %s",
 				 tracefs_instance_get_name(r->inst), strerror(errno));

@@ -107,6 +107,27 @@ def test_tick_gaps_of_an_idle_cpu_are_not_held_back_interrupts():
     assert tick["late_max_us"] < SLOT_US - TICK_US, tick
 
 
+def test_a_window_without_a_hog_records_the_witnesses_only():
+    """duty-cycle has no hog, only a periodic FIFO app beside a CFS task on the measured CPU: its
+    windows record the RT timer, tick and wake-up witnesses its tolerances take, and no gaps."""
+    rtt.require_root()
+    out = os.path.join(tempfile.mkdtemp(prefix="rtt-trace-"), "r.json")
+    proc = subprocess.run([rtt.BINARY, "run", "--quiet", "--scenario", "duty-cycle", "--policy", "default",
+                           "--probe-seconds", "0", "--duration", "1", "--output", out], capture_output=True,
+                          text=True, timeout=180, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
+    assert proc.returncode in (0, 1, 125), proc.stderr
+    results = [r for r in rtt.load(out)["results"] if r.get("scenario") == "duty-cycle"]
+    assert len(results) == 6, [r.get("name") for r in results]
+    for res in results:
+        trace = res["trace"]
+        assert trace["status"] == "recorded" and "hog" in trace["gaps_not_analysed"], trace
+        assert not {"task", "gaps", "gap_max_us", "throttle_events"} & set(trace), trace
+        # The CFS task keeps the CPU busy between the app's jobs: the tick fires every tick.
+        tick = trace["tick"]
+        assert tick["cpu"] == res["tasks"][0]["cpu"] and tick["firings"] >= 0.9 * res["window_s"] * 1e6 / TICK_US, tick
+        assert 0 <= tick["late_max_us"] < PERIOD_US / 2, tick
+
+
 def test_trace_mounts_tracefs_and_puts_it_back():
     rtt.require_root()
     before = rtt.tracefs_mounts()

@@ -306,3 +306,12 @@ TEST(sysinfo_numa_block)
 	}
 	json_object_put(sys);
 }
+
+TEST(sysinfo_cpu_in_list_reads_ranges_and_refuses_junk)
+{
+	CHECK(cpu_in_list("1", 1) && !cpu_in_list("1", 0), "a single CPU");
+	CHECK(cpu_in_list("0-3,8,10-11", 2) && cpu_in_list("0-3,8,10-11", 8) && cpu_in_list("0-3,8,10-11", 11),
+	      "ranges and singles");
+	CHECK(!cpu_in_list("0-3,8,10-11", 9) && !cpu_in_list("0-3,8,10-11", 12), "outside");
+	CHECK(!cpu_in_list("", 0) && !cpu_in_list("(null)", 0) && !cpu_in_list("3-1", 2), "empty, junk, backwards");
+}
