@@ -130,6 +130,7 @@ def test_burst_throttled_only_in_bursts():
     bursts = _metric(doc, "burst", "default", "hog", "bursts")
     assert _metric(doc, "burst", "default", "hog", "throttle_events_in_bursts") >= bursts >= 2
     assert _metric(doc, "burst", "default", "hog", "throttle_events_outside_bursts") == 0
+    assert 0 <= _metric(doc, "burst", "default", "hog", "gap_max_outside_bursts_us") < 25000
 
 
 def test_kernel_work_waits_for_the_hogged_cpu():

@@ -385,6 +385,23 @@ TEST(metrics_to_json_names_by_role)
 	free(rec);
 }
 
+/* A burst hog over 8 s: a 2 s burst every 4 s from 2 s, a 1 s RT period. NULL without memory. */
+static struct task_record *new_burst_record(void)
+{
+	struct task_record *rec = new_record();
+
+	if (!rec)
+		return NULL;
+	rec->config.role = ROLE_BURST_HOG;
+	rec->config.window_ns = 8000000000ull;
+	rec->config.burst_ns = 2000000000ull;
+	rec->config.burst_every_ns = 4000000000ull;
+	rec->config.interval_ns = 1000000000ull;
+	rec->first_ns = 1000;
+	rec->last_ns = rec->first_ns + rec->config.window_ns;
+	return rec;
+}
+
 /*
  * A burst hog's throttles, in its bursts or outside (8 s window, a 2 s burst every 4 s from
  * 2 s, a 1 s RT period): measured under QEMU, a throttle 22 ms before a burst's end held the
@@ -393,20 +410,13 @@ TEST(metrics_to_json_names_by_role)
  */
 TEST(metrics_burst_throttles_in_and_after_bursts)
 {
-	struct task_record *rec = new_record();
+	struct task_record *rec = new_burst_record();
 	struct task_metrics m;
 	json_object *obj, *v;
 	int64_t in = -1, out = -1, bursts = -1;
 
 	if (!rec)
 		return;
-	rec->config.role = ROLE_BURST_HOG;
-	rec->config.window_ns = 8000000000ull;
-	rec->config.burst_ns = 2000000000ull;
-	rec->config.burst_every_ns = 4000000000ull;
-	rec->config.interval_ns = 1000000000ull;
-	rec->first_ns = 1000;
-	rec->last_ns = rec->first_ns + rec->config.window_ns;
 	add_long_gap(rec, 2977000000ull, 50000000, 0);	/* in the first burst */
 	add_long_gap(rec, 4000000000ull, 29000000, 0);	/* its throttle, past its end */
 	add_long_gap(rec, 4600000000ull, 40000000, 0);	/* the period it ended in */
@@ -423,6 +433,10 @@ TEST(metrics_burst_throttles_in_and_after_bursts)
 		bursts = json_object_get_int64(v);
 	CHECK(bursts == 2 && in == 3 && out == 2, "bursts %lld, in %lld, outside %lld; want 2, 3, 2", (long long)bursts,
 	      (long long)in, (long long)out);
+	/* The longest gap outside: the light load's 30 ms ones, not the bursts' 50 ms. */
+	CHECK(json_object_object_get_ex(obj, "gap_max_outside_bursts_us", &v) &&
+		      fabs(json_object_get_double(v) - 30000) < 1e-6,
+	      "gap_max_outside_bursts_us %s", json_object_to_json_string(v));
 	json_object_put(obj);
 	free(rec);
 }
@@ -650,6 +664,26 @@ TEST(metrics_rlimit_hog_that_outlived_its_window_reports_no_signal)
 	rec->config.may_be_killed = false;
 	obj = metrics_to_json(rec, &m, role_metrics);
 	CHECK(!json_object_object_get_ex(obj, "killed_by_signal", NULL), "an unlimited hog names no signal");
+	json_object_put(obj);
+	free(rec);
+}
+
+/* A burst hog whose gaps outran the store: the longest outside the bursts is not known, so absent. */
+TEST(metrics_burst_gap_outside_unknown_beyond_the_store)
+{
+	struct task_record *rec = new_burst_record();
+	struct task_metrics m;
+	json_object *obj, *v;
+
+	if (!rec)
+		return;
+	add_long_gap(rec, 1000000000ull, 3000000, 0);
+	rec->gaps.long_total++;	/* one more than stored */
+	metrics_compute(rec, 25000, NULL, &m);
+	obj = metrics_to_json(rec, &m, role_metrics);
+	CHECK(json_object_object_get_ex(obj, "throttle_events_outside_bursts", &v) &&
+		      !json_object_object_get_ex(obj, "gap_max_outside_bursts_us", &v),
+	      "%s", json_object_to_json_string(obj));
 	json_object_put(obj);
 	free(rec);
 }
