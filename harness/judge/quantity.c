@@ -194,16 +194,22 @@ Q(ipi_late_us) { *v = ipi_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
 Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
 /*
- * Two ticks of accounting, the machine's longest stall (before the window: the noise floor; in
- * it: CPU time charged while a spinner did not run, or the tick held back), what the VM stole,
- * a late RT period timer.
+ * The machine's longest stall: before the window, the noise floor's longest gap; in it, CPU
+ * time charged while a spinner did not run, the tick held back, a wake-up interrupt delivered
+ * late. The longest counts, not the sum: they are views of the same stalls.
  */
+static double stall_in_window_us(const struct judge_context *jc)
+{
+	return fmax(fmax(jc->noise->gap_max_us, ipi_late_in_window_us(jc)),
+		    fmax(charged_stall_in_window_us(jc), tick_late_in_window_us(jc)));
+}
+
+Q(stall_us) { *v = stall_in_window_us(JC); return true; }
+
+/* Two ticks of accounting, the machine's longest stall, what the VM stole, a late RT period timer. */
 Q(time_tol)
 {
-	double stall = fmax(fmax(JC->noise->gap_max_us, ipi_late_in_window_us(JC)),
-			    fmax(charged_stall_in_window_us(JC), tick_late_in_window_us(JC)));
-
-	*v = 2 * JC->model->tick_us + stall + JC->steal_us + timer_late_in_window_us(JC);
+	*v = 2 * JC->model->tick_us + stall_in_window_us(JC) + JC->steal_us + timer_late_in_window_us(JC);
 	return true;
 }
 
@@ -326,7 +332,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
-	QUANTITY(time_tol, "us", "2 ticks + the longest of the noise floor's longest gap, charged_stall_us, tick_late_us and ipi_late_us + the VM steal during the window + timer_late_us"),
+	QUANTITY(time_tol, "us", "2 ticks + stall_us + the VM steal during the window + timer_late_us"),
+	QUANTITY(stall_us, "us", "the machine's longest stall: the longest of the noise floor's longest gap, charged_stall_us, tick_late_us and ipi_late_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
 	QUANTITY(ipi_late_us, "us", "how late the measured CPU took an interrupt sent to wake it: from ipi:ipi_send_cpu to its vector's entry, reschedule or call_function_single (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),

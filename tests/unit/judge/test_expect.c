@@ -1582,7 +1582,7 @@ TEST(judge_a_tick_held_back_on_the_busy_cpu_widens_time_tol)
 /* A reschedule interrupt the machine delivered late to the idle measured CPU widens time_tol as a stall. */
 TEST(judge_a_reschedule_interrupt_delivered_late_widens_time_tol)
 {
-	double quiet = -1, late = -1;
+	double quiet = -1, late = -1, stall = -1;
 
 	if (!hog_case_load())
 		return;
@@ -1591,6 +1591,7 @@ TEST(judge_a_reschedule_interrupt_delivered_late_widens_time_tol)
 	hc.jc.trace = parse("{\"status\": \"recorded\", \"ipi\": {\"late_max_us\": 15900},"
 			    " \"tick\": {\"late_max_us\": 3000}}");
 	CHECK(judge_quantity(&hc.jc, "time_tol", &late), "time_tol");
+	CHECK(judge_quantity(&hc.jc, "stall_us", &stall) && fabs(stall - 15900) < 1e-6, "stall_us %.0f", stall);
 	json_object_put(hc.jc.trace);
 	hc.jc.trace = NULL;
 	/* The noise floor's longest gap here is 100 us; the longest stall counts, not the sum. */
