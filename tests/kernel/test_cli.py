@@ -184,13 +184,22 @@ def test_unprivileged_run_with_cap_sys_nice_runs_the_policy_in_force():
            "--ambient-caps=+sys_nice", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "3",
            "--output", out]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
-    assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
     assert "limited privileges" in proc.stderr and "run as root" in proc.stderr, proc.stderr
     assert rtt.read_knobs() == before and not rtt.rt_tasks_of()
     assert not os.path.exists("/run/rtthrottle/state.json")
     doc = rtt.load(out)
     verdicts = {f"{r['scenario']}.{r['policy']['name']}": r for r in doc["results"]}
-    assert verdicts["fifo-hog-share.default"]["verdict"] == "pass", verdicts["fifo-hog-share.default"]
+    judged = verdicts["fifo-hog-share.default"]
+    # Judged: a pass. On a machine too noisy for some checks (a noise floor with 18 ms gaps, twice)
+    # the honest answer is unjudged, each such check naming its tolerance, the others passed.
+    if judged["verdict"] == "unjudged":
+        hollow = [c for c in judged["checks"] if c["verdict"] == "unjudged"]
+        assert hollow and all("tolerance" in c["rule"] for c in hollow), judged["checks"]
+        assert all(c["verdict"] in ("pass", "unjudged", "not-measured", "skip") for c in judged["checks"]), judged["checks"]
+        assert any(c["verdict"] == "pass" for c in judged["checks"]), judged["checks"]
+        assert proc.returncode in (4, 125), (proc.returncode, proc.stdout, proc.stderr)
+    else:
+        assert judged["verdict"] == "pass" and proc.returncode == 0, (proc.returncode, judged)
     for name in ("fifo-hog-share.unlimited", "fifo-hog-share.half"):
         assert verdicts[name]["verdict"] == "skip", verdicts[name]
         assert "differs from the knobs in force (950000/1000000)" in verdicts[name]["skip_reason"]
