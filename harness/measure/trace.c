@@ -39,7 +39,7 @@
 struct trace_session {
 	struct recorder *rec;
 	char reason[320];	/* why nothing is recorded; empty when recording */
-	char dir[PATH_MAX], name[48], cpu_list[256];
+	char dir[PATH_MAX], name[48];
 	bool mounted;		/* this session mounted tracefs at dir */
 	int cpus[TRACE_CPUS_MAX], ncpus;
 	size_t buffer_kb;
@@ -100,13 +100,10 @@ struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus)
 {
 	static struct trace_session session;
 	struct trace_session *t = &session;
-	size_t used = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->ncpus = ncpus < TRACE_CPUS_MAX ? ncpus : TRACE_CPUS_MAX;
 	memcpy(t->cpus, cpus, sizeof(int) * (size_t)t->ncpus);
-	for (int i = 0; i < t->ncpus && used < sizeof(t->cpu_list); i++)
-		used += (size_t)snprintf(t->cpu_list + used, sizeof(t->cpu_list) - used, "%s%d", i ? "," : "", cpus[i]);
 	if (!wanted) {
 		snprintf(t->reason, sizeof(t->reason), "--no-trace");
 		return t;
@@ -114,7 +111,7 @@ struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus)
 	if (!recorder_built_in(t->reason, sizeof(t->reason)) || !find_or_mount(t))
 		return t;
 	snprintf(t->name, sizeof(t->name), "rtthrottle-%d", (int)getpid());
-	t->rec = recorder_open(t->dir, t->name, t->cpu_list, t->reason, sizeof(t->reason));
+	t->rec = recorder_open(t->dir, t->name, t->cpus, t->ncpus, t->reason, sizeof(t->reason));
 	if (!t->rec)
 		unmount_ours(t);
 	return t;

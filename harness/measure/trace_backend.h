@@ -16,10 +16,12 @@
 struct recorder;
 
 /*
- * Creates instance `name` under tracing_dir recording sched:sched_switch on `cpus` (a kernel CPU
- * list, e.g. "1,3") with the CLOCK_MONOTONIC trace clock, tracing off. NULL with why.
+ * Creates instance `name` under tracing_dir recording sched:sched_switch, with the wake-up
+ * interrupts sent to the ncpus `cpus`, on the CLOCK_MONOTONIC trace clock, tracing off. NULL
+ * with why.
  */
-struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len);
+struct recorder *recorder_open(const char *tracing_dir, const char *name, const int *cpus, int ncpus, char *why,
+			       size_t len);
 /* Per traced CPU buffer of at least kb KiB, emptied, then tracing on. */
 bool recorder_start(struct recorder *r, const int *cpus, int ncpus, size_t kb, char *why, size_t len);
 void recorder_stop(struct recorder *r);

@@ -10,9 +10,10 @@ bool recorder_built_in(char *why, size_t len)
 	return false;
 }
 
-struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
+struct recorder *recorder_open(const char *tracing_dir, const char *name, const int *cpus, int ncpus, char *why,
+			       size_t len)
 {
-	(void)tracing_dir, (void)name, (void)cpus;
+	(void)tracing_dir, (void)name, (void)cpus, (void)ncpus;
 	recorder_built_in(why, len);
 	return NULL;
 }

@@ -150,29 +150,19 @@ static void disable_ipi_events(struct recorder *r)
  * remote wake-up reaches an idle CPU (call_function_single_entry). Without all three, none is
  * recorded.
  */
-static void enable_ipi_events(struct recorder *r, const char *cpus)
+static void enable_ipi_events(struct recorder *r, const int *cpus, int ncpus)
 {
 	struct tep_event *send = tep_find_event_by_name(r->tep, "ipi", "ipi_send_cpu");
 	struct tep_event *resched = tep_find_event_by_name(r->tep, "irq_vectors", "reschedule_entry");
 	struct tep_event *call = tep_find_event_by_name(r->tep, "irq_vectors", "call_function_single_entry");
 	char filter[256] = "";
-	const char *p = cpus;
 
 	r->ipi_send_id = r->resched_id = r->call_id = -1;
 	if (!send || !resched || !call || !(r->ipi_cpu = tep_find_field(send, "cpu")) ||
 	    !(r->ipi_callback = tep_find_field(send, "callback")))
 		return;
-	/* cpus is the harness's own list of numbers, "1" or "1,3". */
-	while (*p && strlen(filter) + 32 < sizeof(filter)) {
-		char *end;
-		long cpu = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%scpu == %ld", filter[0] ? " || " : "",
-			 cpu);
-		p = *end == ',' ? end + 1 : end;
-	}
+	for (int i = 0; i < ncpus && strlen(filter) + 32 < sizeof(filter); i++)
+		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%scpu == %d", i ? " || " : "", cpus[i]);
 	if (!filter[0] || tracefs_event_file_write(r->inst, "ipi", "ipi_send_cpu", "filter", filter) < 0 ||
 	    tracefs_event_enable(r->inst, "ipi", "ipi_send_cpu") < 0 ||
 	    tracefs_event_enable(r->inst, "irq_vectors", "reschedule_entry") < 0 ||
@@ -185,7 +175,8 @@ static void enable_ipi_events(struct recorder *r, const char *cpus)
 	r->call_id = call->id;
 }
 
-struct recorder *recorder_open(const char *tracing_dir, const char *name, const char *cpus, char *why, size_t len)
+struct recorder *recorder_open(const char *tracing_dir, const char *name, const int *cpus, int ncpus, char *why,
+			       size_t len)
 {
 	static const char *const systems[] = { "sched", "timer", "ipi", "irq_vectors", NULL };
 	struct recorder *r = calloc(1, sizeof(*r));
@@ -230,7 +221,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 	}
 	enable_timer_event(r);
 	enable_local_timer_event(r);
-	enable_ipi_events(r, cpus);
+	enable_ipi_events(r, cpus, ncpus);
 	free(dir);
 	return r;
 fail_errno:
