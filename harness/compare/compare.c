@@ -70,7 +70,10 @@ static double median_tolerance(const struct series *s, enum tol_source *source)
 	return k ? stats_median(v, k) : NAN;
 }
 
-/* Values turned so that lower is better: distance to the target, or negated for "higher". */
+/*
+ * Values turned so that lower is better: distance to the target, negated for "higher", and
+ * for "lower" what lies beyond an at_most check's bound where the check has one.
+ */
 static void badness(const struct series *s, enum direction dir, double side_target, double *out)
 {
 	for (int i = 0; i < s->n; i++) {
@@ -78,6 +81,7 @@ static void badness(const struct series *s, enum direction dir, double side_targ
 
 		out[i] = dir == DIR_TARGET ? fabs(s->obs[i].value - target)
 			 : dir == DIR_HIGHER ? -s->obs[i].value
+			 : isfinite(target) ? s->obs[i].value - target
 					     : s->obs[i].value;
 	}
 }
@@ -169,7 +173,9 @@ static void judge(struct compare_row *r, const struct compare_options *opt)
 		r->regress_below = r->base_median - r->band;
 		break;
 	case DIR_LOWER:
-		r->regress_above = r->base_median + r->band;
+		/* Beyond the new side's own bound by more than the base side went beyond its own. */
+		r->regress_above = isfinite(r->target_new) ? r->target_new + stats_median(bb, b->n) + r->band
+							   : r->base_median + r->band;
 		break;
 	case DIR_TARGET:
 		r->regress_below = r->target_base - (stats_median(bb, b->n) + r->band);

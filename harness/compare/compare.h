@@ -9,7 +9,9 @@
  * of the result's own check on that metric (or its sibling's) decides, the larger of the two
  * sides' bands and at least the minimum effect: a median change beyond it is a change. A metric
  * without such a check is then not judged: one value a side says nothing about its noise.
- * Target metrics are judged by their distance to the target each side's own check expects.
+ * Target metrics are judged by their distance to the target each side's own check expects;
+ * lower-is-better metrics by what lies beyond their at_most check's bound, where it moves with
+ * the run (misses a deadline task's own overruns explain).
  */
 #ifndef RTT_COMPARE_H
 #define RTT_COMPARE_H
@@ -46,7 +48,7 @@ struct compare_row {
 	enum method method;
 	double base_median, new_median;	/* of the values as measured */
 	double change, change_rel;	/* new - base; relative to |base| (NAN when base is 0) */
-	double target_base, target_new;	/* DIR_TARGET: the checks' expected values (medians) */
+	double target_base, target_new;	/* the checks' expected values (medians): DIR_TARGET, DIR_LOWER at_most */
 	double min_effect;
 	double band;			/* the band methods: the band; METHOD_RANK: the minimum effect */
 	struct mann_whitney mw;		/* METHOD_RANK */

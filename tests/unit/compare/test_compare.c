@@ -274,8 +274,11 @@ TEST(compare_json_has_rows_and_limits)
 	pair_free(&p);
 }
 
-/* Writes one result of rt-probe-collateral.unlimited: the probe's median latency and misses. */
-static bool write_probe_result(const char *path, double p50_us, int misses)
+/*
+ * Writes one result of rt-probe-collateral.unlimited: the probe's median latency and misses, of
+ * which its check excuses `allowed`.
+ */
+static bool write_probe_result(const char *path, double p50_us, int misses, int allowed)
 {
 	FILE *f = fopen(path, "w");
 
@@ -288,8 +291,8 @@ static bool write_probe_result(const char *path, double p50_us, int misses)
 		" \"checks\": [{\"task\": \"probe\", \"metric\": \"latency_us.p50\", \"unit\": \"us\", \"measured\": %g,"
 		" \"expected\": 1000, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"pass\"},"
 		" {\"task\": \"probe\", \"metric\": \"deadline_misses\", \"unit\": \"count\", \"measured\": %d,"
-		" \"expected\": 0, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"%s\"}]}]}\n",
-		p50_us, misses, p50_us, misses, misses ? "fail" : "pass");
+		" \"expected\": %d, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"%s\"}]}]}\n",
+		p50_us, misses, p50_us, misses, allowed, misses > allowed ? "fail" : "pass");
 	return fclose(f) == 0;
 }
 
@@ -311,7 +314,7 @@ TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
 		return;
 	snprintf(a, sizeof(a), "%s/a.json", dir);
 	snprintf(b, sizeof(b), "%s/b.json", dir);
-	CHECK(write_probe_result(a, 98, 0) && write_probe_result(b, 144, 3), "fixtures written");
+	CHECK(write_probe_result(a, 98, 0, 0) && write_probe_result(b, 144, 3, 0), "fixtures written");
 	CHECK(result_file_read(a, &p.base) && result_file_read(b, &p.new), "fixtures read");
 	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
 	CHECK(p.ok, "compare refused");
@@ -324,4 +327,48 @@ TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
+}
+
+/* Compares two probe results written by write_probe_result; the misses row's verdict. */
+static enum verdict misses_verdict(int base_misses, int base_allowed, int new_misses, int new_allowed)
+{
+	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+	enum verdict v = VERDICT_INFO;
+	struct pair p;
+	const struct compare_row *r;
+
+	memset(&p, 0, sizeof(p));
+	if (!mkdtemp(dir))
+		return v;
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	if (write_probe_result(a, 100, base_misses, base_allowed) && write_probe_result(b, 100, new_misses, new_allowed) &&
+	    result_file_read(a, &p.base) && result_file_read(b, &p.new)) {
+		p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
+		r = p.ok ? row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses") : NULL;
+		if (r)
+			v = r->verdict;
+	}
+	pair_free(&p);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	return v;
+}
+
+/*
+ * A deadline task's misses that its own overruns explain (a stall an emulator charged to the
+ * job): two runs of one unmodified kernel, 0 and 2 misses, both excused by the check. Compare
+ * judges what the check does not excuse, so this is no regression; misses beyond the bound are.
+ */
+TEST(compare_misses_the_check_excuses_are_not_a_regression)
+{
+	enum verdict v = misses_verdict(0, 0, 2, 2);
+
+	CHECK(v == VERDICT_UNCHANGED, "0 -> 2 misses, 2 excused: %s", verdict_name(v));
+	v = misses_verdict(0, 0, 3, 1);
+	CHECK(v == VERDICT_REGRESSED, "0 -> 3 misses, 1 excused: %s", verdict_name(v));
+	v = misses_verdict(2, 2, 0, 0);
+	CHECK(v == VERDICT_UNCHANGED, "2 excused -> 0: %s", verdict_name(v));
 }
