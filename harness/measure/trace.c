@@ -3,6 +3,7 @@
  * task on the measured CPU; stale ones go. */
 #include "trace.h"
 #include "json_util.h"
+#include "pseudo_fs.h"
 #include "sysinfo.h"
 #include "ipi_late.h"
 #include "tick_late.h"
@@ -12,12 +13,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
@@ -40,7 +40,7 @@ struct trace_session {
 	struct recorder *rec;
 	char reason[320];	/* why nothing is recorded; empty when recording */
 	char dir[PATH_MAX], name[48];
-	bool mounted;		/* this session mounted tracefs at dir */
+	struct pseudo_fs fs;	/* tracefs, mounted by this session or found */
 	int cpus[TRACE_CPUS_MAX], ncpus;
 	size_t buffer_kb;
 	bool armed, tried;	/* recording this case; asked to (an RT task on the measured CPU) */
@@ -48,52 +48,16 @@ struct trace_session {
 	char arm_error[320];	/* why this case's recording failed */
 };
 
-static const char *marker_path(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", state_dir(), MOUNT_MARKER);
-	return buf;
-}
-
-/* Where tracefs is mounted, or mounts it at TRACEFS_DIR (remembered in the marker first). */
+/* Where tracefs is mounted, or mounts it at TRACEFS_DIR (remembered in a marker first). */
 static bool find_or_mount(struct trace_session *t)
 {
-	char marker[PATH_MAX], text[PATH_MAX + 16];
-	int err;
+	const char *dir = sysinfo_mounted_at(TRACEFS_DEBUGFS_DIR, "tracefs") && !sysinfo_mounted_at(TRACEFS_DIR, "tracefs")
+				  ? TRACEFS_DEBUGFS_DIR : TRACEFS_DIR;
 
-	if (sysinfo_mounted_at(TRACEFS_DIR, "tracefs") || sysinfo_mounted_at(TRACEFS_DEBUGFS_DIR, "tracefs")) {
-		snprintf(t->dir, sizeof(t->dir), "%s",
-			 sysinfo_mounted_at(TRACEFS_DIR, "tracefs") ? TRACEFS_DIR : TRACEFS_DEBUGFS_DIR);
-		return true;
-	}
-	/* The marker before the mount: whoever finds it after a crash unmounts what it names. */
-	snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), TRACEFS_DIR);
-	err = write_file_atomic(marker_path(marker, sizeof(marker)), text, strlen(text));
-	if (err) {
-		snprintf(t->reason, sizeof(t->reason), "cannot record the tracefs mount in %.200s: %s", marker, strerror(err));
+	if (!pseudo_fs_mount(&t->fs, "tracefs", dir, MOUNT_MARKER, t->reason, sizeof(t->reason)))
 		return false;
-	}
-	if (mount("tracefs", TRACEFS_DIR, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		snprintf(t->reason, sizeof(t->reason), "tracefs is not mounted and mounting it at %s failed: %s",
-			 TRACEFS_DIR, strerror(errno));
-		unlink(marker);
-		return false;
-	}
-	snprintf(t->dir, sizeof(t->dir), "%s", TRACEFS_DIR);
-	t->mounted = true;
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	return true;
-}
-
-static void unmount_ours(struct trace_session *t)
-{
-	char marker[PATH_MAX];
-
-	if (!t->mounted)
-		return;
-	if (umount(t->dir))
-		rtt_warn("cannot unmount tracefs at %s (mounted by this run): %s", t->dir, strerror(errno));
-	else
-		unlink(marker_path(marker, sizeof(marker)));
-	t->mounted = false;
 }
 
 struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus)
@@ -113,7 +77,7 @@ struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus)
 	snprintf(t->name, sizeof(t->name), "rtthrottle-%d", (int)getpid());
 	t->rec = recorder_open(t->dir, t->name, t->cpus, t->ncpus, t->reason, sizeof(t->reason));
 	if (!t->rec)
-		unmount_ours(t);
+		pseudo_fs_unmount(&t->fs);
 	return t;
 }
 
@@ -123,7 +87,7 @@ void trace_close(struct trace_session *t)
 		return;
 	recorder_close(t->rec);
 	t->rec = NULL;
-	unmount_ours(t);
+	pseudo_fs_unmount(&t->fs);
 }
 
 /* A task of the RT classes, whose throttling the witnesses (RT timer, tick, wake-ups) bear on. */
@@ -495,12 +459,6 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	return obj;
 }
 
-/* A run's pid that no longer has its process (or is the one known dead). */
-static bool owner_gone(int pid, pid_t dead)
-{
-	return pid > 0 && (pid == dead || (kill(pid, 0) && errno == ESRCH));
-}
-
 static void remove_stale_instances(const char *dir, pid_t dead)
 {
 	char path[PATH_MAX];
@@ -515,7 +473,7 @@ static void remove_stale_instances(const char *dir, pid_t dead)
 		int pid;
 		char rest;
 
-		if (sscanf(e->d_name, "rtthrottle-%d%c", &pid, &rest) != 1 || !owner_gone(pid, dead))
+		if (sscanf(e->d_name, "rtthrottle-%d%c", &pid, &rest) != 1 || !pseudo_fs_owner_gone(pid, dead))
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
 			rtt_err("removed tracefs instance %s/%s, left by a run that died", path, e->d_name);
@@ -525,18 +483,7 @@ static void remove_stale_instances(const char *dir, pid_t dead)
 
 void trace_remove_stale(pid_t dead)
 {
-	char marker[PATH_MAX], text[PATH_MAX + 16], dir[PATH_MAX];
-	int pid;
-
 	remove_stale_instances(TRACEFS_DIR, dead);
 	remove_stale_instances(TRACEFS_DEBUGFS_DIR, dead);
-	if (!read_text_file(marker_path(marker, sizeof(marker)), text, sizeof(text)) ||
-	    sscanf(text, "%d %4095s", &pid, dir) != 2 || !owner_gone(pid, dead))
-		return;
-	if (sysinfo_mounted_at(dir, "tracefs") && umount(dir)) {
-		rtt_warn("cannot unmount tracefs at %s, mounted by run %d that died: %s", dir, pid, strerror(errno));
-		return;
-	}
-	unlink(marker);
-	rtt_err("unmounted tracefs at %s, mounted by run %d that died", dir, pid);
+	pseudo_fs_remove_stale("tracefs", MOUNT_MARKER, dead);
 }
