@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "knobs.h"
 #include "state.h"
+#include "rt_queue.h"
 #include "trace.h"
 #include "util.h"
 
@@ -44,6 +45,7 @@ int cmd_restore(int argc, char **argv)
 	if (fd < 0)
 		return EXIT_USAGE;
 	trace_remove_stale(0);	/* a dead run's tracefs instance and mount */
+	rt_queue_remove_stale(0);	/* and the debugfs it mounted */
 	loaded = state_load(&saved, &owner);
 	if (loaded == 0) {
 		printf("nothing to restore: no %s\n", state_file_path());

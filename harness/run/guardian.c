@@ -5,6 +5,7 @@
 #include "cgroups.h"
 #include "private_dir.h"
 #include "state.h"
+#include "rt_queue.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -58,6 +59,7 @@ static void guard(int fd)
 	state_remove_stale_temps();	/* the harness may have died saving the state */
 	cgroups_remove_stale();		/* and with a scenario's RT groups in place */
 	trace_remove_stale(harness);	/* and its tracefs instance (and mount) */
+	rt_queue_remove_stale(harness);	/* and the debugfs it mounted */
 	restored = state_restore();
 	fprintf(stderr, restored ? "rtthrottle-guard: the harness died; tasks killed and knobs restored\n"
 				 : "rtthrottle-guard: restoring the knobs failed; run 'rtthrottle restore'\n");

@@ -619,6 +619,7 @@ static int take_run_lock(const struct run_ctx *ctx)
 	}
 	cgroups_remove_stale();
 	trace_remove_stale(0);
+	rt_queue_remove_stale(0);
 	return fd;
 }
 
@@ -724,8 +725,11 @@ static int run_windows_and_finish(struct run_ctx *ctx)
 	progress_begin(ctx->opt->quiet, planned_seconds(ctx));
 	announce_grids(ctx);
 	ctx->trace = trace_open(ctx->opt->trace, ctx->opt->cpus, ctx->opt->cpu_count);
+	ctx->rt_queue_readable = rt_queue_open(ctx->opt->cpu, ctx->rt_queue_why, sizeof(ctx->rt_queue_why));
 	status = ctx->shm ? measure_all(ctx) : -1;
 	run_settle_due(ctx);	/* the next run starts on forgiven time too */
+	if (ctx->rt_queue_readable)
+		rt_queue_close();
 	trace_close(ctx->trace);
 	private_dir_remove(2.0);
 

@@ -165,6 +165,28 @@ static void aligned_end_read(struct window_align *align)
 }
 
 /* results[].aligned_end: the firing the window ended before, and how far the timer's grid was off it. */
+/*
+ * The measured CPU's RT queue as the window began, as the kernel accounts it: RT time a window
+ * inherits shows here, whatever the settle inferred.
+ */
+static json_object *rt_queue_json(const struct run_ctx *ctx)
+{
+	const struct rt_queue_state *q = &ctx->rt_queue_at_start;
+	json_object *obj = json_object_new_object();
+
+	if (!ctx->rt_queue_read) {
+		json_add_str(obj, "unknown", ctx->rt_queue_why[0] ? ctx->rt_queue_why : "not read: no policy was applied");
+		return obj;
+	}
+	json_add_int(obj, "cpu", q->cpu);
+	json_add_double(obj, "rt_time_us", q->rt_time_us);
+	json_add_bool(obj, "throttled", q->throttled);
+	json_add_int(obj, "nr_running", q->nr_running);
+	json_add_double(obj, "runtime_us", q->runtime_us);
+	json_add_double(obj, "settle_waited_us", (double)ctx->rt_queue_waited_us);
+	return obj;
+}
+
 static json_object *aligned_end_json(const struct window_shm *shm, const struct window_align *align)
 {
 	json_object *o = json_object_new_object();
@@ -207,6 +229,8 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 	enum window_status status = WINDOW_OK;
 	const struct policy *first = w ? w->policy[0] : p;
 
+	ctx->rt_queue_read = false;
+	ctx->rt_queue_waited_us = 0;
 	/* A window without a policy (the noise floor) has no RT task: what is due waits for the next. */
 	if (first)
 		run_settle_due(ctx);
@@ -221,6 +245,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 			status = WINDOW_TASK_FAILED;
 		} else {
 			run_settle_before(ctx, first);
+			run_settle_queue(ctx, first);
 		}
 	}
 	if (status == WINDOW_OK) {
@@ -743,6 +768,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	if (s->lead_in_count && status == WINDOW_OK)
 		json_object_object_add(res, "lead_in", lead_in_json(&lead, ctx->shm->start_ns));
 	json_add_double(res, "steal_us", ctx->last_steal_us);
+	json_object_object_add(res, "rt_queue_at_start", rt_queue_json(ctx));
 	json_add_double(res, "timer_interrupts", ctx->last_timer_irqs);
 	json_add_double(res, "others_us", ctx->last_others_us);
 	/* Where the window lies on CLOCK_MONOTONIC: another tool's samples can be lined up with it. */

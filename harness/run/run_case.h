@@ -10,6 +10,7 @@
 #include "kernel_model.h"
 #include "knobs.h"
 #include "privileges.h"
+#include "rt_queue.h"
 #include "trace.h"
 #include "run.h"
 #include "window.h"
@@ -40,6 +41,11 @@ struct run_ctx {
 	struct privileges priv;
 	int cases_runnable;	/* cases the privileges allow (all of them as root) */
 	struct trace_session *trace;	/* sched_switch ground truth (harness/measure/trace.h) */
+	bool rt_queue_readable;		/* the scheduler's debug file names the measured CPU's RT queue */
+	char rt_queue_why[200];		/* why it cannot be read */
+	bool rt_queue_read;		/* read as the last window began: */
+	struct rt_queue_state rt_queue_at_start;
+	int64_t rt_queue_waited_us;	/* waited before it for what that queue had run up */
 	bool noise_remeasured;	/* the noise floor was measured again once, for a hollow check */
 	double noise_s;		/* the noise floor's window: --noise-seconds, or the longest window planned */
 };

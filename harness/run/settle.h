@@ -20,4 +20,11 @@ void run_settle_after(struct run_ctx *ctx, const struct policy *p);
 /* Right after policy p's knobs are written, before its window. */
 void run_settle_before(struct run_ctx *ctx, const struct policy *p);
 
+/*
+ * Right before policy p's window, after run_settle_before: reads the measured CPU's RT queue
+ * (ctx->rt_queue_at_start) and, under a limited policy, waits until the kernel has forgiven what
+ * it ran up (see settle.c).
+ */
+void run_settle_queue(struct run_ctx *ctx, const struct policy *p);
+
 #endif

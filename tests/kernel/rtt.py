@@ -128,14 +128,15 @@ def metrics(results_entry, role):
 TRACEFS_DIR = "/sys/kernel/tracing"
 
 
-def tracefs_mounts():
-    """The tracefs mounts, as /proc/mounts lists them (source, dir, type, options)."""
+def tracefs_mounts(fstype="tracefs"):
+    """The tracefs (or debugfs) mounts, as /proc/mounts lists them (source, dir, type, options)."""
     with open("/proc/mounts") as f:
-        return sorted(line.split()[:4] for line in f if line.split()[2] == "tracefs")
+        return sorted(line.split()[:4] for line in f if line.split()[2] == fstype)
 
 
 def tracefs_state():
-    """What a run may change in tracefs: its mounts, rtthrottle-* instances and the mount marker."""
+    """What a run may change in tracefs: its mounts, rtthrottle-* instances and the mount marker;
+    and in debugfs (which it mounts to read the RT queues): its mounts and their marker."""
     instances = []
     for _, where, _, _ in tracefs_mounts():
         try:
@@ -145,7 +146,9 @@ def tracefs_state():
             pass
     state_dir = os.environ.get("RTTHROTTLE_STATE_DIR") or "/run/rtthrottle"
     return {"mounts": tracefs_mounts(), "instances": sorted(instances),
-            "marker": os.path.exists(os.path.join(state_dir, "tracefs-mounted"))}
+            "marker": os.path.exists(os.path.join(state_dir, "tracefs-mounted")),
+            "debugfs": tracefs_mounts("debugfs"),
+            "debugfs_marker": os.path.exists(os.path.join(state_dir, "debugfs-mounted"))}
 
 
 def remount_tracefs(entry):

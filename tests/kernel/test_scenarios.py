@@ -381,6 +381,13 @@ def _first_throttles_ms(settle, policy):
     return firsts, pol["runtime_us"] / 1000, doc
 
 
+def _queues_at_start(doc):
+    """rt_queue_at_start of each regime window: the kernel's account of the measured CPU's RT
+    queue as it began (None where the debug file cannot be read)."""
+    qs = [r.get("rt_queue_at_start") for r in doc["results"] if r["scenario"] == "regime"]
+    return [None if q is None or "unknown" in q else q for q in qs]
+
+
 def test_no_window_inherits_spent_rt_budget():
     """RT time a window ran up is forgiven only when the period timer fires. A window started
     on it would find part of the runtime spent: its hog throttled sooner than a whole runtime
@@ -395,6 +402,10 @@ def test_no_window_inherits_spent_rt_budget():
     assert doc["settle"] == "timer" and 0 <= doc["settle_s"] <= 3 * 1.004, (doc["settle"], doc["settle_s"])
     firsts, runtime_ms, doc = _first_throttles_ms("timer", "half")
     assert all(f >= runtime_ms - 2 * tick_ms for f in firsts), f"half: first throttle at {firsts} ms"
+    # The kernel's own account agrees, where it can be read: no window began throttled or with
+    # more run up than a tick and the millisecond tasks take to leave.
+    for q in _queues_at_start(doc):
+        assert q is None or (not q["throttled"] and q["rt_time_us"] <= tick_ms * 1000 + 1000), q
     # The wait is only as long as the kernel needs: a window cut at a firing of the timer
     # (aligned_end) left nothing to forgive; after one that was not, the timer must fire first.
     windows = [r for r in doc["results"] if r["scenario"] == "regime"]
@@ -405,3 +416,7 @@ def test_no_window_inherits_spent_rt_budget():
     assert doc["settle_s"] == 0
     assert any(f < runtime_ms - 2 * tick_ms for f in unsettled[1:]), \
         f"without settling the later windows still ran a whole runtime first ({unsettled} ms): the test cannot tell"
+    # ... and the kernel's account shows it (the reading can fail: it sees the spent time).
+    queues = _queues_at_start(doc)
+    if all(q is not None for q in queues):
+        assert any(q["throttled"] or q["rt_time_us"] > tick_ms * 1000 + 1000 for q in queues[1:]), queues

@@ -131,6 +131,7 @@ def test_a_window_without_a_hog_records_the_witnesses_only():
 def test_trace_mounts_tracefs_and_puts_it_back():
     rtt.require_root()
     before = rtt.tracefs_mounts()
+    before_debugfs = rtt.tracefs_mounts("debugfs")
     ours = [m for m in before if m[1] == rtt.TRACEFS_DIR]
     if ours:
         subprocess.run(["umount", rtt.TRACEFS_DIR], check=True)
@@ -140,6 +141,10 @@ def test_trace_mounts_tracefs_and_puts_it_back():
         assert res["trace"]["status"] == "recorded" and res["trace"]["tracing_dir"] == rtt.TRACEFS_DIR, res["trace"]
         assert not [m for m in rtt.tracefs_mounts() if m[1] == rtt.TRACEFS_DIR], "the run left tracefs mounted"
         assert not rtt.tracefs_state()["marker"]
+        # The RT queue's account needs debugfs: mounted for the run if it was not, and put back.
+        assert "rt_time_us" in res["rt_queue_at_start"] or "unknown" in res["rt_queue_at_start"], res
+        assert rtt.tracefs_mounts("debugfs") == [m for m in before_debugfs], "debugfs left as the run found it"
+        assert not rtt.tracefs_state()["debugfs_marker"]
     finally:
         for entry in ours:
             rtt.remount_tracefs(entry)
@@ -155,6 +160,9 @@ def test_trace_put_back_after_the_harness_is_killed():
         found = rtt.wait_for(lambda: any(p.endswith(f"rtthrottle-{proc.pid}") for p in rtt.tracefs_state()["instances"]),
                              timeout=20)
         assert found is not None, "the run never created its instance"
+        # debugfs too, where the run had to mount it: the guardian unmounts that as well.
+        if not before["debugfs"]:
+            assert rtt.wait_for(lambda: rtt.tracefs_state()["debugfs_marker"], timeout=5), "debugfs never mounted"
         time.sleep(0.5)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
