@@ -61,8 +61,9 @@ def test_second_run_is_refused_with_holder_pid():
     out, err = first.communicate(timeout=30)
     assert second.returncode == 2, (second.returncode, second.stderr)
     assert f"pid {first.pid}" in second.stderr, second.stderr
-    # The first run measured beside the refused one; its verdict is not what this test is about.
-    assert first.returncode in (0, 1), (first.returncode, out, err[-1000:])
+    # The first run measured beside the refused one; its verdict is not what this test is about
+    # (125: a check left unjudged, its tolerance as wide as what it catches under that noise).
+    assert first.returncode in (0, 1, 125), (first.returncode, out, err[-1000:])
 
 
 def test_restore_puts_back_knobs_of_a_dead_run():
