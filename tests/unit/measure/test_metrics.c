@@ -687,3 +687,55 @@ TEST(metrics_burst_gap_outside_unknown_beyond_the_store)
 	json_object_put(obj);
 	free(rec);
 }
+
+/* The victim ran (and was charged) in [from, to) ms: its CPU clock sampled every 250 us. */
+static uint64_t victim_runs(struct task_record *rec, double from_ms, double to_ms, uint64_t cpu_ns)
+{
+	for (uint64_t t = (uint64_t)(from_ms * 1e6); t < (uint64_t)(to_ms * 1e6); t += 250000) {
+		uint64_t cpu = cpu_ns + t - (uint64_t)(from_ms * 1e6);
+
+		rec->samples.at[rec->samples.count++] = (struct cpu_sample){ (uint32_t)(t / 1000), (uint32_t)(cpu / 1000) };
+	}
+	return cpu_ns + (uint64_t)((to_ms - from_ms) * 1e6);
+}
+
+/*
+ * The soak's window at half (suite 6): the victim's slots 500.6-947.2, 1447.4-1947.1 and
+ * 2447.2-2947 ms, RT's runs between; 1774.9 ms into the second slot the machine stalled
+ * 14.5 ms (the tick held back 10.5 ms), charged to the victim. Taken for a run of RT, the
+ * stall began a "period": 0.413. It is no run of RT: one whole period, 0.4997.
+ */
+TEST(metrics_victim_periods_skip_a_stall_charged_to_the_victim)
+{
+	struct task_record *rec = new_record();
+	struct task_metrics m;
+	uint64_t cpu;
+
+	if (!rec)
+		return;
+	rec->config.role = ROLE_VICTIM;
+	rec->config.window_ns = 2947000000ull;
+	rec->config.interruption_max_ns = 5000000ull;
+	rec->config.slot_min_ns = 250000000ull;
+	rec->first_ns = 1000;
+	rec->last_ns = rec->first_ns + rec->config.window_ns;
+	rec->samples.every_ns = 250000;
+	add_long_gap(rec, 0, 500600000ull, 0);
+	cpu = victim_runs(rec, 500.6, 947.16, 0);
+	add_long_gap(rec, 947160000ull, 500260000ull, cpu);
+	cpu = victim_runs(rec, 1447.42, 1774.92, cpu);
+	cpu += 14480000ull;	/* the stall, charged: no samples in it */
+	add_long_gap(rec, 1774920000ull, 14480000ull, cpu);
+	cpu = victim_runs(rec, 1789.40, 1947.12, cpu);
+	add_long_gap(rec, 1947120000ull, 500040000ull, cpu);
+	victim_runs(rec, 2447.16, 2947.0, cpu);
+	metrics_compute(rec, 250000, NULL, &m);
+	CHECK(fabs(m.cpu_share_periods - 0.4997) < 0.0005 && fabs(m.periods_span_s - 0.99996) < 0.0001,
+	      "cpu_share_periods %g over %g s, want 0.4997 over 1.0", m.cpu_share_periods, m.periods_span_s);
+	/* Not charged (the victim switched out: a run of RT cut short), it still ends a period. */
+	rec->gaps.long_gaps[2].cpu_ns -= 14480000ull;
+	rec->gaps.long_gaps[3].cpu_ns -= 14480000ull;
+	metrics_compute(rec, 250000, NULL, &m);
+	CHECK(m.cpu_share_periods < 0.45, "uncharged: cpu_share_periods %g", m.cpu_share_periods);
+	free(rec);
+}
