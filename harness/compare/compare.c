@@ -156,6 +156,13 @@ static void judge(struct compare_row *r, const struct compare_options *opt)
 		snprintf(r->why, sizeof(r->why), "no check of %s gives a target value", isfinite(r->target_base) ? "NEW" : "BASE");
 		return;
 	}
+	/* Past an at_most bound on both sides or on neither: one side raw against the other excused is no change. */
+	if (rule->direction == DIR_LOWER && isfinite(r->target_base) != isfinite(r->target_new)) {
+		r->verdict = VERDICT_UNJUDGED;
+		snprintf(r->why, sizeof(r->why), "only %s's at_most check was judged: its values count past that bound, "
+			 "the other side's raw", isfinite(r->target_base) ? "BASE" : "NEW");
+		return;
+	}
 	badness(b, rule->direction, r->target_base, bb);
 	badness(n, rule->direction, r->target_new, nn);
 	worse = stats_median(nn, n->n) - stats_median(bb, b->n);

@@ -278,6 +278,7 @@ TEST(compare_json_has_rows_and_limits)
  * Writes one result of rt-probe-collateral.unlimited: the probe's median latency and misses, of
  * which its check excuses `allowed`.
  */
+/* allowed < 0: the misses check was not measured (it holds placeholders). */
 static bool write_probe_result(const char *path, double p50_us, int misses, int allowed)
 {
 	FILE *f = fopen(path, "w");
@@ -292,7 +293,8 @@ static bool write_probe_result(const char *path, double p50_us, int misses, int 
 		" \"expected\": 1000, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"pass\"},"
 		" {\"task\": \"probe\", \"metric\": \"deadline_misses\", \"unit\": \"count\", \"measured\": %d,"
 		" \"expected\": %d, \"tolerance\": 0, \"kind\": \"at_most\", \"verdict\": \"%s\"}]}]}\n",
-		p50_us, misses, p50_us, misses, allowed, misses > allowed ? "fail" : "pass");
+		p50_us, misses, p50_us, misses, allowed < 0 ? 0 : allowed,
+		allowed < 0 ? "not-measured" : misses > allowed ? "fail" : "pass");
 	return fclose(f) == 0;
 }
 
@@ -371,4 +373,19 @@ TEST(compare_misses_the_check_excuses_are_not_a_regression)
 	CHECK(v == VERDICT_REGRESSED, "0 -> 3 misses, 1 excused: %s", verdict_name(v));
 	v = misses_verdict(2, 2, 0, 0);
 	CHECK(v == VERDICT_UNCHANGED, "2 excused -> 0: %s", verdict_name(v));
+}
+
+/*
+ * Where only one side's check was judged, that side counts past its bound and the other side's
+ * count is raw: the two say different things, so the row is not judged (either way round).
+ */
+TEST(compare_lower_metric_judged_on_one_side_only_is_unjudged)
+{
+	enum verdict v = misses_verdict(0, 0, 3, -1);
+
+	CHECK(v == VERDICT_UNJUDGED, "0 judged -> 3 not measured: %s", verdict_name(v));
+	v = misses_verdict(2, -1, 2, 2);
+	CHECK(v == VERDICT_UNJUDGED, "2 not measured -> 2 excused: %s", verdict_name(v));
+	v = misses_verdict(1, 1, 3, 1);
+	CHECK(v == VERDICT_REGRESSED, "both judged, 1 excused -> 2 past the bound: %s", verdict_name(v));
 }
