@@ -303,6 +303,7 @@ static bool calibrate(struct run_ctx *ctx)
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
 		return false;
 	}
+	run_settle_after_knobs(ctx);
 	arr = json_object_new_array();
 	lo = hi = c->loops_per_us[1];
 	for (int i = 1; i < c->samples; i++) {

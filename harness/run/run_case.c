@@ -229,8 +229,11 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 	enum window_status status = WINDOW_OK;
 	const struct policy *first = w ? w->policy[0] : p;
 
+	/* Each window's own account: read by the settle, or why not (a closed queue keeps its reason). */
 	ctx->rt_queue_read = false;
 	ctx->rt_queue_waited_us = 0;
+	if (ctx->rt_queue_readable)
+		ctx->rt_queue_why[0] = '\0';
 	/* A window without a policy (the noise floor) has no RT task: what is due waits for the next. */
 	if (first)
 		run_settle_due(ctx);

@@ -17,6 +17,8 @@ void run_settle_before_restore(struct run_ctx *ctx, const struct policy *p);
 void run_settle_due(struct run_ctx *ctx);
 /* After a window, with the knobs put back. */
 void run_settle_after(struct run_ctx *ctx, const struct policy *p);
+/* After a window run under the knobs in force (the calibration): its RT time waits as a policy's. */
+void run_settle_after_knobs(struct run_ctx *ctx);
 /* Right after policy p's knobs are written, before its window. */
 void run_settle_before(struct run_ctx *ctx, const struct policy *p);
 
