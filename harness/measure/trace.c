@@ -292,15 +292,19 @@ static int earlier_ns(const void *a, const void *b)
 static json_object *rt_timer_json(struct collected *c, const struct window_shm *shm, uint64_t period_ns,
 				  uint64_t on_grid_ns)
 {
-	json_object *obj = json_object_new_object();
+	json_object *obj = json_object_new_object(), *fired = json_object_new_array();
 	struct timer_late worst = { 0 };
 	int firings = 0, late = 0;
 
 	for (int i = 0; i < c->timer_count; i++) {
 		struct rt_timer_firings *f = &c->timers[i];
+		json_object *at = json_object_new_array();
 		struct timer_late t;
 
 		qsort(f->at, (size_t)f->count, sizeof(f->at[0]), earlier_ns);
+		for (int k = 0; k < f->count; k++)
+			json_object_array_add(at, json_object_new_double(((double)f->at[k] - (double)shm->start_ns) / 1e6));
+		json_object_array_add(fired, at);
 		timer_late_measure(f->at, f->count, period_ns, on_grid_ns, shm->start_ns, UINT64_MAX, &t);
 		firings += t.firings;
 		late += t.late_firings;
@@ -319,6 +323,8 @@ static json_object *rt_timer_json(struct collected *c, const struct window_shm *
 	if (worst.late_max_ns)
 		json_add_double(obj, "late_at_ms", ((double)worst.late_at_ns - (double)shm->start_ns) / 1e6);
 	json_add_double(obj, "late_not_excused_us", worst.unexcused_max_ns / 1e3);
+	/* Each timer's firings (ms from the window start; before it they only lay the grid). */
+	json_object_object_add(obj, "fired_at_ms", fired);
 	return obj;
 }
 
@@ -345,11 +351,30 @@ static void free_ipi_times(struct collected *c)
 	}
 }
 
-/* The `ipi` block: wake-up interrupts to the measured CPU in the window, and the latest delivered. */
+/*
+ * Until the window's RT tasks left their class: one the throttle holds at the end runs again
+ * only when the period timer's firing lifts it and the wake-up that firing sends reaches its
+ * idle CPU. Its latency counts that wait, so the witnesses of the machine cover it too.
+ */
+static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
+{
+	uint64_t to = shm->end_ns;
+
+	for (int i = 0; i < shm->task_count; i++)
+		if (task_config_is_rt(&shm->task[i].config) && shm->task[i].left_rt_ns > to)
+			to = shm->task[i].left_rt_ns;
+	return to;
+}
+
+/*
+ * The `ipi` block: wake-up interrupts to the measured CPU from the window's start until its RT
+ * tasks left their class, and the latest delivered.
+ */
 static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 {
 	json_object *obj = json_object_new_object();
 	struct ipi_late late = { 0 };
+	uint64_t to_ns = rt_tasks_left_ns(shm);
 
 	for (int k = 0; k < IPI_KINDS; k++) {
 		struct times *sent = &c->ipi_sent[k], *taken = &c->ipi_taken[k];
@@ -357,10 +382,11 @@ static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 
 		qsort(sent->at, (size_t)sent->count, sizeof(uint64_t), earlier_ns);
 		qsort(taken->at, (size_t)taken->count, sizeof(uint64_t), earlier_ns);
-		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, shm->start_ns, shm->end_ns, &kind);
+		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, shm->start_ns, to_ns, &kind);
 		ipi_late_add(&late, &kind);
 	}
 	json_add_int(obj, "cpu", c->measured_cpu);
+	json_add_double(obj, "to_ms", ((double)to_ns - (double)shm->start_ns) / 1e6);
 	json_add_int(obj, "sent", late.sent);
 	json_add_int(obj, "delivered", late.delivered);
 	json_add_double(obj, "late_max_us", late.late_max_ns / 1e3);

@@ -77,6 +77,9 @@ def test_trace_gaps_match_the_hogs_own():
     if _kernel_has_wakeup_interrupt_events():
         ipi = trace["ipi"]
         assert ipi["cpu"] == res["tasks"][0]["cpu"], ipi
+        # Until the RT tasks left their class: past the end, when a throttle held them there.
+        left = [t["left_rt_at_ms"] for t in res["tasks"] if "left_rt_at_ms" in t]
+        assert abs(ipi["to_ms"] - max([res["window_s"] * 1000] + left)) < 0.01, (ipi, left)
         assert ipi["sent"] - 1 <= ipi["delivered"] <= ipi["sent"], ipi
         assert 0 <= ipi["late_max_us"] < PERIOD_US / 2 and (ipi["late_max_us"] > 0) == (ipi["delivered"] > 0), ipi
     # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
