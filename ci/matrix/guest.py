@@ -40,6 +40,9 @@ KERNEL_MESSAGE = re.compile(r"\[\s*\d+\.\d{6}\] .*$")
 FRAME_BEGIN = re.compile(r"^RTT-MATRIX-BEGIN (\S+) (\d+) ([0-9a-f]{64})$")
 FRAME_DONE = re.compile(r"^RTT-MATRIX-DONE (-?\d+)$")
 TERMINAL_CODES = re.compile(r"\x1b(?:c|\[[0-9;?]*[A-Za-z])")  # the firmware clears the screen
+# The init's own lines. The firmware ends "Booting from ROM.." without a newline, so the init's
+# first line may follow it on the same console line.
+GUEST_LINE = re.compile(r"matrix-guest: ")
 
 
 def log(msg):
@@ -254,7 +257,7 @@ class Console:
             self.done = int(m.group(1))
             return
         self.tail = (self.tail + [line])[-15:]
-        if line.startswith("matrix-guest:"):
+        if GUEST_LINE.search(line):
             self.guest_up = True
         if self.show(line):
             print(f"[{self.label}] {line}", file=sys.stderr, flush=True)
@@ -274,7 +277,7 @@ class Console:
 
 def shown(line):
     """Progress worth a line on stderr: the guest init's own lines and top-level KTAP results."""
-    return line.startswith(("matrix-guest:", "ok ", "not ok ", "Kernel panic")) or "# regime:" in line
+    return line.startswith(("ok ", "not ok ", "Kernel panic")) or "# regime:" in line or bool(GUEST_LINE.search(line))
 
 
 def watch(proc, console, start, timeout_s, boot_timeout_s):
