@@ -335,7 +335,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(time_tol, "us", "2 ticks + stall_us + the VM steal during the window + timer_late_us"),
 	QUANTITY(stall_us, "us", "the machine's longest stall: the longest of the noise floor's longest gap, charged_stall_us, tick_late_us and ipi_late_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
-	QUANTITY(ipi_late_us, "us", "how late the measured CPU took an interrupt sent to wake it: from ipi:ipi_send_cpu to its vector's entry, reschedule or call_function_single (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
+	QUANTITY(ipi_late_us, "us", "how late the measured CPU, idle, took an interrupt sent to wake it: from ipi:ipi_send_cpu to its vector's entry (reschedule or call_function_single) or its leaving idle, whichever came first (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),

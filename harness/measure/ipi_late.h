@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * How late the machine delivered wake-up interrupts to a CPU: each one sent to it
- * (ipi:ipi_send_cpu, on the sender's CPU) against the next time it entered that interrupt's
- * vector (on its own). A kernel that lifts a throttle late sends late, or not at all; only the
+ * How late the machine woke an idle CPU: each wake-up interrupt sent to it while it idled
+ * (ipi:ipi_send_cpu, on the sender's CPU) against the first sign it took it: its entry into
+ * that interrupt's vector, or its leaving idle (sched_switch from the idle task), whichever
+ * came first. A kernel that lifts a throttle late sends late, or not at all; only the
  * delivery is timed, and that is the machine's. Pure.
  */
 #ifndef RTT_IPI_LATE_H
@@ -17,20 +18,31 @@ enum ipi_kind {
 	IPI_KINDS
 };
 
+/* The CPU ran its idle task from from_ns until to_ns (UINT64_MAX: to the trace's end). */
+struct idle_span {
+	uint64_t from_ns, to_ns;
+};
+
 struct ipi_late {
-	int sent, delivered;	/* sends, and arrivals that followed a send, in the window */
-	uint64_t late_max_ns;	/* the longest from a send to the arrival that took it */
+	int sent;		/* sends in [from_ns, to_ns] */
+	int to_busy;		/* of them, sent while the CPU ran a task (or its state is not known): not timed */
+	int delivered;		/* wake-ups of the idle CPU timed (sends before one delivery are one) */
+	int undelivered;	/* sent to the idle CPU, which neither took it nor left idle before the trace ended */
+	uint64_t late_max_ns;	/* the longest from a send to its delivery */
 	uint64_t late_at_ns;	/* that send */
 };
 
 /*
- * sent_ns and entry_ns: in time order each. Sends before one arrival are one interrupt (the
- * kernel sends again while one is pending); its lateness is from the first of them. An
- * arrival with no send before it (another vector's wake-up, the tick) times nothing. Sends in
- * [from_ns, to_ns] count.
+ * sent_ns, entry_ns and idle (disjoint spans): each in time order. A send to a CPU running a
+ * task is not timed: the tick's and the stall witnesses see that CPU's delays, and a send
+ * there may be acted on without its vector (seen on PREEMPT_RT: sends with no entry for a
+ * second and more, while the CPU switched tasks every few ms). An idle CPU acts on a wake-up
+ * when it takes the interrupt, or at the latest when it leaves idle (another interrupt woke
+ * it: the idle loop runs queued wake-ups before it schedules). Sends to the idle CPU before
+ * one delivery are one interrupt, timed from the first. Sends in [from_ns, to_ns] count.
  */
-void ipi_late_measure(const uint64_t *sent_ns, int n_sent, const uint64_t *entry_ns, int n_entry, uint64_t from_ns,
-		      uint64_t to_ns, struct ipi_late *out);
+void ipi_late_measure(const uint64_t *sent_ns, int n_sent, const uint64_t *entry_ns, int n_entry,
+		      const struct idle_span *idle, int n_idle, uint64_t from_ns, uint64_t to_ns, struct ipi_late *out);
 
 /* Adds one kind's figures to a total: counts summed, the latest delivery kept. */
 void ipi_late_add(struct ipi_late *total, const struct ipi_late *kind);

@@ -151,6 +151,8 @@ struct collected {
 		int count, cap;
 	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS];
 	bool ipi_traced;
+	struct idle_span *idle;	/* when the measured CPU ran its idle task */
+	int idle_count;
 	int measured_cpu;
 	const struct window_shm *shm;
 	struct seen_pid {
@@ -349,6 +351,41 @@ static void free_ipi_times(struct collected *c)
 		free(c->ipi_sent[k].at);
 		free(c->ipi_taken[k].at);
 	}
+	free(c->idle);
+}
+
+/*
+ * When the measured CPU idled, from its switches in time order: a span opens at a switch to
+ * the idle task and closes at the switch from it; idle before its first switch when that one
+ * leaves the idle task; still open at the end: to UINT64_MAX. False when out of memory.
+ */
+static bool collect_idle_spans(struct collected *c)
+{
+	bool idle = false, first = true;
+	uint64_t since = 0;
+
+	c->idle = malloc((c->count + 1) * sizeof(*c->idle));
+	if (!c->idle)
+		return false;
+	for (size_t i = 0; i < c->count; i++) {
+		const struct trace_switch *ev = &c->ev[i];
+
+		if (ev->cpu != c->measured_cpu)
+			continue;
+		if (first && ev->prev_pid == 0)
+			idle = true;
+		first = false;
+		if (idle && ev->prev_pid == 0 && ev->next_pid != 0) {
+			c->idle[c->idle_count++] = (struct idle_span){ since, ev->ts_ns };
+			idle = false;
+		} else if (!idle && ev->next_pid == 0) {
+			since = ev->ts_ns;
+			idle = true;
+		}
+	}
+	if (idle)
+		c->idle[c->idle_count++] = (struct idle_span){ since, UINT64_MAX };
+	return true;
 }
 
 /*
@@ -368,7 +405,7 @@ static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
 
 /*
  * The `ipi` block: wake-up interrupts to the measured CPU from the window's start until its RT
- * tasks left their class, and the latest delivered.
+ * tasks left their class; those sent while it idled timed, and the latest delivered.
  */
 static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 {
@@ -382,13 +419,16 @@ static json_object *ipi_json(struct collected *c, const struct window_shm *shm)
 
 		qsort(sent->at, (size_t)sent->count, sizeof(uint64_t), earlier_ns);
 		qsort(taken->at, (size_t)taken->count, sizeof(uint64_t), earlier_ns);
-		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, shm->start_ns, to_ns, &kind);
+		ipi_late_measure(sent->at, sent->count, taken->at, taken->count, c->idle, c->idle_count, shm->start_ns,
+				 to_ns, &kind);
 		ipi_late_add(&late, &kind);
 	}
 	json_add_int(obj, "cpu", c->measured_cpu);
 	json_add_double(obj, "to_ms", ((double)to_ns - (double)shm->start_ns) / 1e6);
 	json_add_int(obj, "sent", late.sent);
+	json_add_int(obj, "sent_to_busy", late.to_busy);
 	json_add_int(obj, "delivered", late.delivered);
+	json_add_int(obj, "undelivered", late.undelivered);
 	json_add_double(obj, "late_max_us", late.late_max_ns / 1e3);
 	if (late.late_max_ns)
 		json_add_double(obj, "late_at_ms", ((double)late.late_at_ns - (double)shm->start_ns) / 1e6);
@@ -451,6 +491,10 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	in.count = c.count;
 	/* Without a hog there are no throttle gaps to find: the witnesses only. */
 	n = hog >= 0 ? trace_gaps_find(&in, &gaps, &sum) : 0;
+	if (n != (size_t)-1 && c.ipi_traced && !collect_idle_spans(&c)) {
+		free(gaps);
+		n = (size_t)-1;
+	}
 	free(c.ev);
 	if (n == (size_t)-1) {
 		free_ipi_times(&c);
