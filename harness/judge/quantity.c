@@ -41,12 +41,25 @@ static double others_in_window_us(const struct judge_context *jc)
 	return jc->others_us >= 0 ? jc->others_us : jc->noise->loss_share * jc->window_s * 1e6;
 }
 
+/*
+ * How long the measured CPU idled after the window's start with its spinners due then
+ * (trace.idle_at_start_us): a timer interrupt the machine delivered late to an idle vCPU.
+ */
+static double idle_at_start_us(const struct judge_context *jc)
+{
+	bool found;
+	double idle = metric_at(jc->trace, "idle_at_start_us", &found);
+
+	return found ? idle : 0;
+}
+
 static double window_share_tol(const struct judge_context *jc)
 {
 	const double window_us = jc->window_s * 1e6, tick = jc->model->tick_us;
 	const struct limiter *l = jc->limiter;
 	/* The machine's noise and the steal during the window, plus accounting rounding. */
-	double tol = jc->noise->cpu_loss_share + (jc->steal_us + others_in_window_us(jc)) / window_us + 0.002;
+	double tol = jc->noise->cpu_loss_share + (jc->steal_us + others_in_window_us(jc) + idle_at_start_us(jc)) / window_us +
+		     0.002;
 
 	/* A tick of accounting at each edge; a window in arbitrary phase may hold a slot more or less at each end. */
 	return tol + 2 * tick / window_us + (l->limited ? 2 * l->gap_us / window_us : 0);
@@ -193,6 +206,33 @@ Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
 Q(ipi_late_us) { *v = ipi_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
 Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
+Q(idle_at_start_us) { *v = idle_at_start_us(JC); return true; }
+
+/*
+ * Jobs of the check's periodic task the machine alone could hold a throttle gap long: its
+ * timer interrupts held back for tick_late_us plus the tick they were due in, a job released
+ * at that span's start waits all of it, and each next one the backlog holds a job period less
+ * its CPU time shorter. The longest span only, as the stall witnesses.
+ */
+Q(held_back_jobs)
+{
+	bool found, have_cpu;
+	double gap = metric_at(JC->metrics[qc->task], "throttle_gap_us", &found);
+	double cpu = metric_at(JC->metrics[qc->task], "job_cpu_us", &have_cpu);
+	double span = tick_late_in_window_us(JC) + JC->model->tick_us;
+	double period = task_param(&qc->s->tasks[qc->task], "period_us");
+
+	*v = 0;
+	if (!found || gap <= 0 || tick_late_in_window_us(JC) <= 0 || span < gap || period <= 0)
+		return true;
+	/* A backlog that never shrinks (jobs as long as their period): every job may wait. */
+	if (!have_cpu || cpu >= period)
+		*v = floor(WINDOW_US / period);
+	else
+		*v = floor((span - gap) / (period - cpu)) + 1;
+	return true;
+}
+
 /*
  * The machine's longest stall: before the window, the noise floor's longest gap; in it, CPU
  * time charged while a spinner did not run, the tick held back, a wake-up interrupt delivered
@@ -336,6 +376,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(stall_us, "us", "the machine's longest stall: the longest of the noise floor's longest gap, charged_stall_us, tick_late_us and ipi_late_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
 	QUANTITY(ipi_late_us, "us", "how late the measured CPU, idle, took an interrupt sent to wake it: from ipi:ipi_send_cpu to its vector's entry (reschedule or call_function_single) or its leaving idle, whichever came first (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
+	QUANTITY(idle_at_start_us, "us", "how long the measured CPU idled after the window's start while a hog or victim there was due to wake then (trace.idle_at_start_us): a timer interrupt the machine delivered late to an idle vCPU, which the busy CPU's witnesses do not see; in share_tol; 0 when not traced"),
+	QUANTITY(held_back_jobs, "count", "jobs of the check's periodic task that timer interrupts held back for tick_late_us (plus the tick they were due in) could keep waiting a throttle gap (throttle_gap_us) or longer, the first the whole span, each next a period less its CPU time (job_cpu_us) less: floor((tick_late_us + tick_us - throttle_gap_us) / (period_us - job_cpu_us)) + 1, 0 when the span is shorter"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),

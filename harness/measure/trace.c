@@ -404,6 +404,25 @@ static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
 }
 
 /*
+ * How long the measured CPU went on idling after the window's start, when a spinner there was
+ * due to wake then (its timer set for start_ns) and it idled at that moment: the machine's late
+ * timer interrupt to an idle vCPU, which no witness of a busy CPU sees. 0 when it ran a task.
+ */
+static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm)
+{
+	bool spinner_due = false;
+
+	/* Spinners start at the window's start (or before it): other roles may start later on purpose. */
+	for (int i = 0; i < shm->task_count; i++)
+		spinner_due |= shm->task[i].config.cpu == c->measured_cpu &&
+			       (shm->task[i].config.role == ROLE_HOG || shm->task[i].config.role == ROLE_VICTIM);
+	for (int i = 0; spinner_due && i < c->idle_count; i++)
+		if (c->idle[i].from_ns <= shm->start_ns && shm->start_ns < c->idle[i].to_ns)
+			return c->idle[i].to_ns == UINT64_MAX ? 0 : c->idle[i].to_ns - shm->start_ns;
+	return 0;
+}
+
+/*
  * The `ipi` block: wake-up interrupts to the measured CPU from the window's start until its RT
  * tasks left their class; those sent while it idled timed, and the latest delivered.
  */
@@ -491,7 +510,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	in.count = c.count;
 	/* Without a hog there are no throttle gaps to find: the witnesses only. */
 	n = hog >= 0 ? trace_gaps_find(&in, &gaps, &sum) : 0;
-	if (n != (size_t)-1 && c.ipi_traced && !collect_idle_spans(&c)) {
+	if (n != (size_t)-1 && !collect_idle_spans(&c)) {
 		free(gaps);
 		n = (size_t)-1;
 	}
@@ -518,6 +537,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	} else {
 		json_add_str(obj, "gaps_not_analysed", "no hog on the measured CPU: the RT timer, tick and wake-up witnesses only");
 	}
+	json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm) / 1e3);
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
 	if (c.tick_seen)
