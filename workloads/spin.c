@@ -6,6 +6,7 @@
 void role_spin(struct window_shm *shm, struct task_record *rec)
 {
 	if (shm->lead_ns < shm->start_ns || rec->config.early_ns) {
+		rec->ran_before_start = mono_ns() < shm->start_ns;
 		while (mono_ns() < shm->start_ns)
 			;
 		rec->cpu_at_start_ns = thread_cpu_ns();

@@ -59,7 +59,7 @@ static __attribute__((noinline, cold)) void record_gap(struct task_record *rec, 
 	struct gap_stats *g = &rec->gaps;
 	uint64_t start = prev - st->start_ns, len = now - prev;
 
-	if (len > st->max_gap_ns)
+	if (len > st->max_gap_ns && (!st->max_gap_before_ns || prev < st->max_gap_before_ns))
 		st->max_gap_ns = len;
 	g->count++;
 	g->total_ns += len;
@@ -129,6 +129,7 @@ void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *s
 	rec->schedstat_end_ns = 0;
 	st->cpu_start_ns = thread_cpu_ns();
 	st->max_gap_ns = 0;
+	st->max_gap_before_ns = 0;
 	rec->samples.count = 0;
 	rec->samples.every_ns = sample_step_ns(rec->config.window_ns);
 	st->next_sample_ns = start_ns;

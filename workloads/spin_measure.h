@@ -12,6 +12,7 @@ struct spin_state {
 	uint64_t start_ns;	/* window start: gap times are relative to it */
 	uint64_t cpu_start_ns;	/* thread CPU time at spin_begin */
 	uint64_t max_gap_ns;	/* longest gap since the caller last cleared it */
+	uint64_t max_gap_before_ns;	/* only gaps beginning before it count in max_gap_ns (0: all) */
 	uint64_t next_sample_ns;	/* when spin_until next reads the CPU clock */
 };
 

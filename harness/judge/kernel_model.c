@@ -180,6 +180,15 @@ int regime_probe_checks(const struct kernel_model *m, const struct regime_observ
 			: m->fair_server ? "its wake-up waits for ktimers, which the hog starves: below the midpoint of 0 and 0.05"
 					 : "nothing gives CFS time, below the midpoint of 0 and 0.05",
 		 o->victim_share_unlimited, o->timer_wakeup_served ? "it got time" : "CFS starves");
+	if (o->running_missed) {
+		probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,
+			    REGIME_FAIR_SERVER_SHARE_MIN, m->fair_server, false);
+		out[2].was_measured = false;
+		snprintf(out[2].rule, sizeof(out[2].rule), "not measured: the CFS task due to run 10 ms before the FIFO hog "
+			 "was woken only after the hog started, so no CFS task was running when it did (it got %.4f)",
+			 o->victim_running_share_unlimited);
+		return 3;
+	}
 	if (!o->running_probed)
 		return 2;
 	probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,

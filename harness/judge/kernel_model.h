@@ -63,6 +63,7 @@ struct regime_observation {
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
 	bool running_probed;	/* the third window ran (regime_probe_running_cfs) */
+	bool running_missed;	/* it ran, but its CFS task was woken only after the hog started */
 	double victim_running_share_unlimited;	/* its CFS task's share, running before the hog */
 	bool throttle_seen;	/* the lone hog lost ~5% in long idle gaps */
 	bool fair_server_seen;	/* CFS got time at runtime -1 (the running one, where measured) */

@@ -101,7 +101,12 @@ static void victim_whole_periods(const struct task_record *rec, double threshold
 	}
 }
 
-/* Whether one of the witness's gaps holds all of e: the witness did not run during it. */
+/*
+ * Whether one of the witness's gaps holds all of e: the witness did not run during it. Not its
+ * gap from the window's start: until it first ran it may not have been runnable (PREEMPT_RT
+ * wakes a CFS task's timer through ktimers, FIFO 1, which RT starves: on 6.1-rt the victim
+ * never ran, and every throttle of the hog beside it read as a stall).
+ */
 static bool witness_slept_through(const struct gap_stats *w, const struct gap_event *e)
 {
 	for (uint32_t i = 0; w && i < w->long_stored; i++) {
@@ -109,7 +114,7 @@ static bool witness_slept_through(const struct gap_stats *w, const struct gap_ev
 
 		if (g->start_ns > e->start_ns)
 			break;
-		if (g->start_ns + g->len_ns >= e->start_ns + e->len_ns)
+		if (g->start_ns > 0 && g->start_ns + g->len_ns >= e->start_ns + e->len_ns)
 			return true;
 	}
 	return false;

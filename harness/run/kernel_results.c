@@ -64,6 +64,11 @@ void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char
 		n = regime_probe_checks(&ctx->model, &ctx->observed, checks);
 		json_add_str(res, "evidence", ctx->observed.evidence);
 		verdict = ctx->observed.agrees ? "pass" : "fail";
+		/* A window that did not probe what it was for is no pass: what it saw still fails. */
+		if (ctx->observed.agrees && ctx->observed.running_missed) {
+			verdict = "unjudged";
+			skip_why = "the third window's CFS task was woken only after the hog started: no running CFS task was probed";
+		}
 		if (!ctx->observed.agrees)
 			ktap_diag("regime-probe: the kernel does not behave as predicted (%s): %s", ctx->model.basis,
 				  ctx->observed.evidence);

@@ -322,3 +322,36 @@ TEST(regime_probe_checks_follow_agreement)
 	regime_probe_checks(&m, &o, c);
 	CHECK(!o.agrees && c[0].passed && !c[1].passed && c[1].kind == CHECK_AT_LEAST, "%s", c[1].rule);
 }
+
+/*
+ * 6.12 PREEMPT_RT under QEMU: the third window's CFS task, due 10 ms before the hog, was woken
+ * after it and starved like the second's (0.0001). That window probed nothing: its check is
+ * not measured, and the other two still judge.
+ */
+TEST(regime_probe_a_running_cfs_task_woken_too_late_is_not_measured)
+{
+	struct kernel_facts k = facts(6, 12, 0, 250);
+	struct kernel_model m;
+	struct regime_observation o;
+	struct check c[REGIME_PROBE_CHECKS_MAX];
+
+	k.timer_thread_priority = 1;	/* PREEMPT_RT: ktimers/N at FIFO 1 */
+	kernel_model_predict(&k, &m);
+	memset(&o, 0, sizeof(o));
+	o.done = true;
+	o.hog_alone_share = 0.9846;
+	o.hog_alone_gap_max_us = 1845;
+	o.victim_share_unlimited = 0.0001;
+	o.running_missed = true;
+	o.victim_running_share_unlimited = 0.0001;
+	regime_observation_judge(&m, &o);
+	CHECK(o.agrees, "a missed window decides the agreement: %s", o.evidence);
+	CHECK(regime_probe_checks(&m, &o, c) == 3 && c[0].passed && c[1].passed && !c[2].was_measured &&
+		      !c[2].passed && strstr(c[2].rule, "not measured"),
+	      "%s", c[2].rule);
+	/* Probed, the same share is the fair server missing. */
+	o.running_missed = false;
+	o.running_probed = true;
+	regime_observation_judge(&m, &o);
+	CHECK(!o.agrees && regime_probe_checks(&m, &o, c) == 3 && !c[2].passed && c[2].was_measured, "%s", c[2].rule);
+}

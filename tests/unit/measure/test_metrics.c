@@ -223,6 +223,17 @@ TEST(metrics_gap_the_cfs_witness_slept_through_is_no_throttle)
 	victim->gaps.long_total = LONG_GAPS_MAX + 1;
 	metrics_compute(hog, 25000, &victim->gaps, &m);
 	CHECK(m.throttle_events == 4, "overflowed witness: events %llu", (unsigned long long)m.throttle_events);
+	/*
+	 * Nor one that never ran (6.1 PREEMPT_RT: its timer wakes it through ktimers, which the hog
+	 * starves, and the CPU idles through each throttle): its one gap, from the window's start,
+	 * vouches for nothing.
+	 */
+	victim->gaps.long_total = 0;
+	victim->gaps.long_stored = 0;
+	add_long_gap(victim, 0, 3002500000ull, 0);
+	metrics_compute(hog, 25000, &victim->gaps, &m);
+	CHECK(m.throttle_events == 4 && m.gaps_without_cfs == 0, "a witness that never ran: events %llu, without cfs %llu",
+	      (unsigned long long)m.throttle_events, (unsigned long long)m.gaps_without_cfs);
 out:
 	free(hog);
 	free(victim);

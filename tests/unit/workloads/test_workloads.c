@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 TEST(job_slice_loops_estimate)
@@ -80,6 +81,38 @@ TEST(job_metered_by_cpu_time_whatever_the_loop_speed)
 			CHECK(readings <= (int)(jobs_ns[j] / 1000000) * 2 + 8, "speed %.2f, job %llu ns: %d readings",
 			      speeds[s], (unsigned long long)jobs_ns[j], readings);
 		}
+}
+
+/*
+ * A job's longest gap is what calls its miss throttled; one that began after the window's end
+ * is not the window's (6.1 PREEMPT_RT: the last job held 48 ms past the end) and does not count.
+ */
+TEST(job_gap_after_the_window_end_is_not_its_longest)
+{
+	struct task_record *rec = calloc(1, sizeof(*rec));
+	struct spin_state st;
+	uint64_t now = mono_ns(), start = now - 100000000ull;
+
+	if (!rec) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	rec->config.gap_threshold_ns = 10000;
+	rec->config.long_gap_ns = 20000000;
+	rec->config.window_ns = 200000000;
+	/* The window ended 40 ms in; the job stood still from 50 ms in until now. */
+	spin_begin(rec, start, &st);
+	st.max_gap_before_ns = start + 40000000ull;
+	spin_until(rec, &st, start + 50000000ull, mono_ns() + 100000);
+	CHECK(st.max_gap_ns < 40000000ull, "a gap after the end counted: %llu ns", (unsigned long long)st.max_gap_ns);
+	CHECK(rec->gaps.max_ns >= 45000000ull, "the gap itself is still recorded: %llu ns",
+	      (unsigned long long)rec->gaps.max_ns);
+	/* Inside the window it counts. */
+	spin_begin(rec, start, &st);
+	st.max_gap_before_ns = start + 200000000ull;
+	spin_until(rec, &st, start + 50000000ull, mono_ns() + 100000);
+	CHECK(st.max_gap_ns >= 45000000ull, "a gap inside the window: %llu ns", (unsigned long long)st.max_gap_ns);
+	free(rec);
 }
 
 TEST(probe_first_wake_on_its_phase)
