@@ -93,14 +93,10 @@ static bool lookup(void *ctx, const char *name, double *v)
 		*v = metric_at(lc->jc->metrics[t], dot + 1, &found);
 		return found;
 	}
-	/* The check's task parameters, with the sweep's value in force. */
-	if (s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[lc->task].name, s->sweep_task)) {
-		*v = lc->jc->sweep_value;
-		return true;
-	}
-	/* A parameter the scenario gives, or one the task's role takes, at its default. */
-	if (json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) || role_param_find(s->tasks[lc->task].role, name)) {
-		*v = task_param(&s->tasks[lc->task], name);
+	/* The check's task parameters (the sweep's value in force): given by the scenario or the role's default. */
+	if ((s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[lc->task].name, s->sweep_task)) ||
+	    json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) || role_param_find(s->tasks[lc->task].role, name)) {
+		*v = task_param_in_force(lc->jc, s, lc->task, name);
 		return true;
 	}
 	return false;

@@ -125,11 +125,11 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	o->throttle_seen = o->hog_alone_gap_max_us >= REGIME_THROTTLE_GAP_US;
 	o->timer_wakeup_served = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;
 	/* A fair server serves a runnable CFS task, however it woke: the running one tells. */
-	o->fair_server_seen = o->running_probed ? o->victim_running_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN
+	o->fair_server_seen = o->running == RUNNING_PROBED ? o->victim_running_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN
 						: o->timer_wakeup_served;
 	o->agrees = o->throttle_seen == throttle_expected(m) && o->timer_wakeup_served == timer_wakeup_expected(m) &&
-		    (!o->running_probed || o->fair_server_seen == m->fair_server);
-	if (o->running_probed)
+		    (o->running != RUNNING_PROBED || o->fair_server_seen == m->fair_server);
+	if (o->running == RUNNING_PROBED)
 		snprintf(running, sizeof(running), "; one already running when the hog started got %.4f: %s",
 			 o->victim_running_share_unlimited,
 			 o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit");
@@ -139,7 +139,7 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 		 o->hog_alone_share, o->hog_alone_gap_max_us / 1000.0,
 		 o->throttle_seen ? "RT throttling idles the CPU" : "no RT throttling of a lone hog",
 		 o->victim_share_unlimited,
-		 o->running_probed ? (o->timer_wakeup_served ? "woken from its timer sleep, it is served"
+		 o->running == RUNNING_PROBED ? (o->timer_wakeup_served ? "woken from its timer sleep, it is served"
 							      : "woken from its timer sleep by an RT thread the hog starves, it never runs")
 				   : o->fair_server_seen ? "a fair server reserves CFS time" : "CFS starves without a limit",
 		 running);
@@ -180,7 +180,7 @@ int regime_probe_checks(const struct kernel_model *m, const struct regime_observ
 			: m->fair_server ? "its wake-up waits for ktimers, which the hog starves: below the midpoint of 0 and 0.05"
 					 : "nothing gives CFS time, below the midpoint of 0 and 0.05",
 		 o->victim_share_unlimited, o->timer_wakeup_served ? "it got time" : "CFS starves");
-	if (o->running_missed) {
+	if (o->running == RUNNING_MISSED) {
 		probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,
 			    REGIME_FAIR_SERVER_SHARE_MIN, m->fair_server, false);
 		out[2].was_measured = false;
@@ -189,7 +189,7 @@ int regime_probe_checks(const struct kernel_model *m, const struct regime_observ
 			 o->victim_running_share_unlimited);
 		return 3;
 	}
-	if (!o->running_probed)
+	if (o->running != RUNNING_PROBED)
 		return 2;
 	probe_check(&out[2], "victim_running_share_unlimited", "ratio", o->victim_running_share_unlimited,
 		    REGIME_FAIR_SERVER_SHARE_MIN, m->fair_server, o->fair_server_seen == m->fair_server);
@@ -222,7 +222,7 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 		json_add_double(obs, "hog_alone_share", o->hog_alone_share);
 		json_add_double(obs, "hog_alone_gap_max_us", o->hog_alone_gap_max_us);
 		json_add_double(obs, "victim_share_unlimited", o->victim_share_unlimited);
-		if (o->running_probed)
+		if (o->running == RUNNING_PROBED)
 			json_add_double(obs, "victim_running_share_unlimited", o->victim_running_share_unlimited);
 		json_add_bool(obs, "rt_throttling_seen", o->throttle_seen);
 		json_add_bool(obs, "fair_server_seen", o->fair_server_seen);

@@ -56,14 +56,16 @@ struct kernel_model {
  * task wakes from a timer sleep when the hog starts) and, where CFS timer wake-ups run in an
  * RT thread (PREEMPT_RT), a hog + CFS task at -1 with the CFS task already running.
  */
+/* The third probe window: not run, run but its CFS task woken only after the hog started, run as meant. */
+enum running_window { RUNNING_NOT_RUN, RUNNING_MISSED, RUNNING_PROBED };
+
 struct regime_observation {
 	bool done;
 	double window_s;	/* each probe window */
 	double hog_alone_share;
 	double hog_alone_gap_max_us;
 	double victim_share_unlimited;
-	bool running_probed;	/* the third window ran (regime_probe_running_cfs) */
-	bool running_missed;	/* it ran, but its CFS task was woken only after the hog started */
+	enum running_window running;	/* the third window (regime_probe_running_cfs) */
 	double victim_running_share_unlimited;	/* its CFS task's share, running before the hog */
 	bool throttle_seen;	/* the lone hog lost ~5% in long idle gaps */
 	bool fair_server_seen;	/* CFS got time at runtime -1 (the running one, where measured) */

@@ -31,6 +31,13 @@ double metric_at(json_object *metrics, const char *path, bool *found)
 	return json_object_get_double(v);
 }
 
+double task_param_in_force(const struct judge_context *jc, const struct scenario *s, int task, const char *name)
+{
+	if (s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[task].name, s->sweep_task))
+		return jc->sweep_value;
+	return task_param(&s->tasks[task], name);
+}
+
 /*
  * CPU time other tasks took on the measured CPU during the window (they share CFS's rest with
  * the victim); where the kernel does not report it, the noise floor's wall-time loss over the
@@ -220,7 +227,7 @@ Q(held_back_jobs)
 	double gap = metric_at(JC->metrics[qc->task], "throttle_gap_us", &found);
 	double cpu = metric_at(JC->metrics[qc->task], "job_cpu_us", &have_cpu);
 	double span = tick_late_in_window_us(JC) + JC->model->tick_us;
-	double period = task_param(&qc->s->tasks[qc->task], "period_us");
+	double period = task_param_in_force(JC, qc->s, qc->task, "period_us");
 
 	*v = 0;
 	if (!found || gap <= 0 || tick_late_in_window_us(JC) <= 0 || span < gap || period <= 0)

@@ -5,8 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The idle span holding at_ns, or NULL: the CPU ran a task then, or its state is not known. */
-static const struct idle_span *idle_at(const struct idle_span *idle, int n_idle, uint64_t at_ns)
+const struct idle_span *idle_span_at(const struct idle_span *idle, int n_idle, uint64_t at_ns)
 {
 	int lo = 0, hi = n_idle;
 
@@ -38,7 +37,7 @@ void ipi_late_measure(const uint64_t *sent_ns, int n_sent, const uint64_t *entry
 		out->sent++;
 		if (timed_one && at <= last_delivery)
 			continue;	/* the interrupt a send before it is already timed for */
-		span = idle_at(idle, n_idle, at);
+		span = idle_span_at(idle, n_idle, at);
 		if (!span) {
 			out->to_busy++;
 			continue;

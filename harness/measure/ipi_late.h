@@ -23,6 +23,9 @@ struct idle_span {
 	uint64_t from_ns, to_ns;
 };
 
+/* The span of idle (disjoint, in time order) holding at_ns, or NULL: the CPU ran a task then, or its state is not known. */
+const struct idle_span *idle_span_at(const struct idle_span *idle, int n_idle, uint64_t at_ns);
+
 struct ipi_late {
 	int sent;		/* sends in [from_ns, to_ns] */
 	int to_busy;		/* of them, sent while the CPU ran a task (or its state is not known): not timed */

@@ -411,15 +411,14 @@ static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
 static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm)
 {
 	bool spinner_due = false;
+	const struct idle_span *span;
 
 	/* Spinners start at the window's start (or before it): other roles may start later on purpose. */
 	for (int i = 0; i < shm->task_count; i++)
 		spinner_due |= shm->task[i].config.cpu == c->measured_cpu &&
 			       (shm->task[i].config.role == ROLE_HOG || shm->task[i].config.role == ROLE_VICTIM);
-	for (int i = 0; spinner_due && i < c->idle_count; i++)
-		if (c->idle[i].from_ns <= shm->start_ns && shm->start_ns < c->idle[i].to_ns)
-			return c->idle[i].to_ns == UINT64_MAX ? 0 : c->idle[i].to_ns - shm->start_ns;
-	return 0;
+	span = spinner_due ? idle_span_at(c->idle, c->idle_count, shm->start_ns) : NULL;
+	return span && span->to_ns != UINT64_MAX ? span->to_ns - shm->start_ns : 0;
 }
 
 /*

@@ -65,7 +65,7 @@ void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char
 		json_add_str(res, "evidence", ctx->observed.evidence);
 		verdict = ctx->observed.agrees ? "pass" : "fail";
 		/* A window that did not probe what it was for is no pass: what it saw still fails. */
-		if (ctx->observed.agrees && ctx->observed.running_missed) {
+		if (ctx->observed.agrees && ctx->observed.running == RUNNING_MISSED) {
 			verdict = "unjudged";
 			skip_why = "the third window's CFS task was woken only after the hog started: no running CFS task was probed";
 		}

@@ -260,8 +260,7 @@ static bool probe_regime(struct run_ctx *ctx)
 		 * Woken only after the hog started (a guest's idle vCPU woken 10 ms late or more), the
 		 * CFS task waited for ktimers like the one before: the window did not probe a running one.
 		 */
-		ctx->observed.running_probed = ctx->shm->task[1].ran_before_start;
-		ctx->observed.running_missed = !ctx->shm->task[1].ran_before_start;
+		ctx->observed.running = ctx->shm->task[1].ran_before_start ? RUNNING_PROBED : RUNNING_MISSED;
 		ctx->observed.victim_running_share_unlimited = victim.cpu_share;
 	}
 	ctx->observed.done = true;

@@ -144,13 +144,21 @@ struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, 
 	return k;
 }
 
-struct regime_observation make_regime_probe(const struct kernel_model *m, double victim_share)
+struct regime_observation make_regime_probe_seen(const struct kernel_model *m, double hog_alone_share,
+						 double hog_alone_gap_max_us, double victim_share,
+						 enum running_window running, double victim_running_share)
 {
 	struct regime_observation o = {
-		.done = true, .window_s = 2.0, .hog_alone_share = 0.9501, .hog_alone_gap_max_us = 51500,
-		.victim_share_unlimited = victim_share,
+		.done = true, .window_s = 2.0, .hog_alone_share = hog_alone_share,
+		.hog_alone_gap_max_us = hog_alone_gap_max_us, .victim_share_unlimited = victim_share,
+		.running = running, .victim_running_share_unlimited = victim_running_share,
 	};
 
 	regime_observation_judge(m, &o);
 	return o;
+}
+
+struct regime_observation make_regime_probe(const struct kernel_model *m, double victim_share)
+{
+	return make_regime_probe_seen(m, 0.9501, 51500, victim_share, RUNNING_NOT_RUN, 0);
 }

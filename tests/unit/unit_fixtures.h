@@ -37,6 +37,10 @@ struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, 
  * gap 51.5 ms), the CFS task at -1 getting victim_share, 2 s windows.
  */
 struct regime_observation make_regime_probe(const struct kernel_model *m, double victim_share);
+/* The regime probe with every figure given, its third window as `running` says, judged against m. */
+struct regime_observation make_regime_probe_seen(const struct kernel_model *m, double hog_alone_share,
+						 double hog_alone_gap_max_us, double victim_share,
+						 enum running_window running, double victim_running_share);
 
 struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup);
 

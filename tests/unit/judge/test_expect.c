@@ -1282,14 +1282,7 @@ TEST(regime_probe_running_cfs_on_preempt_rt)
 	/* 6.12-rt: woken by a timer beside the hog, CFS starves; already running, the fair server serves it. */
 	kernel_model_predict(&k612rt, &m);
 	CHECK(regime_probe_running_cfs(&m), "no third probe window on PREEMPT_RT");
-	memset(&o, 0, sizeof(o));
-	o.done = true;
-	o.hog_alone_share = 0.9911;
-	o.hog_alone_gap_max_us = 3426;
-	o.victim_share_unlimited = 0.00003;
-	o.running_probed = true;
-	o.victim_running_share_unlimited = 0.046;
-	regime_observation_judge(&m, &o);
+	o = make_regime_probe_seen(&m, 0.9911, 3426, 0.00003, RUNNING_PROBED, 0.046);
 	CHECK(o.agrees && o.fair_server_seen && !o.timer_wakeup_served, "6.12-rt: %s", o.evidence);
 	CHECK(strstr(o.evidence, "already running") != NULL, "evidence: %s", o.evidence);
 	{

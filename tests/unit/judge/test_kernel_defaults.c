@@ -337,21 +337,13 @@ TEST(regime_probe_a_running_cfs_task_woken_too_late_is_not_measured)
 
 	k.timer_thread_priority = 1;	/* PREEMPT_RT: ktimers/N at FIFO 1 */
 	kernel_model_predict(&k, &m);
-	memset(&o, 0, sizeof(o));
-	o.done = true;
-	o.hog_alone_share = 0.9846;
-	o.hog_alone_gap_max_us = 1845;
-	o.victim_share_unlimited = 0.0001;
-	o.running_missed = true;
-	o.victim_running_share_unlimited = 0.0001;
-	regime_observation_judge(&m, &o);
+	o = make_regime_probe_seen(&m, 0.9846, 1845, 0.0001, RUNNING_MISSED, 0.0001);
 	CHECK(o.agrees, "a missed window decides the agreement: %s", o.evidence);
 	CHECK(regime_probe_checks(&m, &o, c) == 3 && c[0].passed && c[1].passed && !c[2].was_measured &&
 		      !c[2].passed && strstr(c[2].rule, "not measured"),
 	      "%s", c[2].rule);
 	/* Probed, the same share is the fair server missing. */
-	o.running_missed = false;
-	o.running_probed = true;
+	o.running = RUNNING_PROBED;
 	regime_observation_judge(&m, &o);
 	CHECK(!o.agrees && regime_probe_checks(&m, &o, c) == 3 && !c[2].passed && c[2].was_measured, "%s", c[2].rule);
 }
