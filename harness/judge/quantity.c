@@ -386,7 +386,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(idle_at_start_us, "us", "how long the measured CPU idled after the window's start while a hog or victim there was due to wake then (trace.idle_at_start_us): a timer interrupt the machine delivered late to an idle vCPU, which the busy CPU's witnesses do not see; in share_tol; 0 when not traced"),
 	QUANTITY(held_back_jobs, "count", "jobs of the check's periodic task that timer interrupts held back for tick_late_us (plus the tick they were due in) could keep waiting a throttle gap (throttle_gap_us) or longer, the first the whole span, each next a period less its CPU time (job_cpu_us) less: floor((tick_late_us + tick_us - throttle_gap_us) / (period_us - job_cpu_us)) + 1, 0 when the span is shorter"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
-	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window while the firings beside it were on time (trace.rt_timer.late_max_us); 0 when not traced"),
+	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window with a neighbour on time and none half as late or more (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),

@@ -47,9 +47,10 @@ void timer_late_measure(const uint64_t *fire_ns, int n, uint64_t period_ns, uint
 			if (j < 0 || j >= n)
 				continue;
 			l = fire_ns[j] - grid_at_or_before(fire_ns[j], phase, period_ns);
+			/* A spike's tail (at most half as late) is no drift: that moves its neighbours in even steps. */
 			if (l <= on_grid_ns)
 				neighbour_on = true;
-			else
+			else if (l > late / 2)
 				neighbour_late = true;
 		}
 		if (neighbour_on && !neighbour_late) {

@@ -289,7 +289,7 @@ static int earlier_ns(const void *a, const void *b)
 /*
  * The `rt_timer` block: the RT period timers' firings from the window start to the trace's
  * end (a throttled task leaves only when a firing lets it), and the latest one the machine
- * delivered late while its neighbours were on time (timer_late.h).
+ * delivered late beside on-time ones (timer_late.h).
  */
 static json_object *rt_timer_json(struct collected *c, const struct window_shm *shm, uint64_t period_ns,
 				  uint64_t on_grid_ns)

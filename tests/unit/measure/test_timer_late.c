@@ -85,3 +85,22 @@ TEST(timer_late_counts_only_firings_inside_the_span)
 	timer_late_measure(fire, 3, P, TICK, 500 * MS, 3000 * MS, &t);
 	CHECK(t.firings == 2 && t.late_max_ns == 0, "firings %d late %llu", t.firings, (unsigned long long)t.late_max_ns);
 }
+
+TEST(timer_late_a_stall_with_a_short_tail_is_excused)
+{
+	/*
+	 * A 6.1 guest under QEMU (a false alarm of rt_budget_excess_us, 15.8 ms where 15.7 was
+	 * allowed): the grid at -114.7 ms, then 16.2 ms late, 4.1 ms late, on time, on time.
+	 */
+	const uint64_t base = 200 * MS;
+	const uint64_t fire[] = { base - 114675457ull, base + 901478478ull, base + 1889451652ull, base + 2885542684ull,
+				  base + 3885781186ull };
+	struct timer_late t;
+
+	timer_late_measure(fire, 5, P, TICK, base, UINT64_MAX, &t);
+	CHECK(t.firings == 4 && t.late_firings == 1 && t.late_at_ns == fire[1], "firings %d late %d", t.firings,
+	      t.late_firings);
+	CHECK(t.late_max_ns == 16153935ull, "excused %llu", (unsigned long long)t.late_max_ns);
+	/* The tail itself has a neighbour four times as late: not excused, but not hidden either. */
+	CHECK(t.unexcused_max_ns == 4127109ull, "unexcused %llu", (unsigned long long)t.unexcused_max_ns);
+}
