@@ -36,14 +36,6 @@ static void usage(FILE *out)
 		RESULTS_SCHEMA_VERSION, COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT);
 }
 
-static int bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rtthrottle compare: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n'rtthrottle compare --help' describes the options\n");
-	return EXIT_USAGE;
-}
-
 static bool write_json(const char *path, const struct compare_table *t)
 {
 	json_object *root = compare_to_json(t);
@@ -63,7 +55,7 @@ static bool write_json(const char *path, const struct compare_table *t)
 			int err = write_file_atomic(path, copy, len + 1);
 
 			if (err)
-				fprintf(stderr, "rtthrottle compare: --json %s: cannot write: %s\n", path, strerror(err));
+				rtt_cmd_err("compare", "--json %s: cannot write: %s", path, strerror(err));
 			ok = !err;
 			free(copy);
 		}
@@ -100,11 +92,11 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case OPT_ALPHA:
 			if (!parse_double(optarg, 1e-9, 0.999999, &opt.alpha))
-				return bad("--alpha '%s': must be a number between 0 and 1", optarg);
+				return usage_error("compare", "--alpha '%s': must be a number between 0 and 1", optarg);
 			break;
 		case OPT_MIN_REPS:
 			if (!parse_i64(optarg, 2, 1000, &reps))
-				return bad("--min-repetitions '%s': must be a whole number from 2 to 1000", optarg);
+				return usage_error("compare", "--min-repetitions '%s': must be a whole number from 2 to 1000", optarg);
 			opt.min_reps = (int)reps;
 			break;
 		case OPT_ALL:
@@ -114,13 +106,13 @@ int cmd_compare(int argc, char **argv)
 			usage(stdout);
 			return EXIT_ALL_PASSED;
 		case ':':
-			return bad("option '%s' needs a value", argv[optind - 1]);
+			return usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return bad("unknown option '%s'", argv[optind - 1]);
+			return usage_error("compare", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (argc - optind != 2)
-		return bad("%s", argc - optind < 2 ? "needs two result files: BASE NEW"
+		return usage_error("compare", "%s", argc - optind < 2 ? "needs two result files: BASE NEW"
 						     : "takes two result files, BASE and NEW; more were given");
 	if (!result_file_read(argv[optind], &base))
 		return EXIT_USAGE;

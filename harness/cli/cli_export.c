@@ -23,14 +23,6 @@ static void usage(FILE *out)
 		"message names the file and the field; nothing is written).\n");
 }
 
-static int bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rtthrottle export: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see 'rtthrottle export --help')\n");
-	return EXIT_USAGE;
-}
-
 int cmd_export(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -53,15 +45,15 @@ int cmd_export(int argc, char **argv)
 			return EXIT_ALL_PASSED;
 		}
 		if (c == ':')
-			return bad("option '%s' needs a value", argv[optind - 1]);
-		return bad("unknown option '%s'", argv[optind - 1]);
+			return usage_error("export", "option '%s' needs a value", argv[optind - 1]);
+		return usage_error("export", "unknown option '%s'", argv[optind - 1]);
 	}
 	if (optind == argc)
-		return bad("needs a results file%s", "");
+		return usage_error("export", "needs a results file");
 	if (optind + 1 < argc)
-		return bad("one results file at a time; unexpected '%s'", argv[optind + 1]);
+		return usage_error("export", "one results file at a time; unexpected '%s'", argv[optind + 1]);
 	if (!export_wanted(&o))
-		return bad("nothing to write: give --junit, --kcidb, --rt-tests-json or --lava%s", "");
+		return usage_error("export", "nothing to write: give --junit, --kcidb, --rt-tests-json or --lava");
 	if (!export_options_check(&o, "export", argv[optind], "the results file"))
 		return EXIT_USAGE;
 	if (!result_file_read(argv[optind], &f))

@@ -27,15 +27,11 @@ static void usage(FILE *out)
 }
 
 /* getopt's own message would carry argv[0], which is "info" here. */
-static void bad_option(char **argv)
+static int bad_option(char **argv)
 {
-	const char *arg = argv[optind - 1];
-
 	if (optopt > 0 && optopt < OPT_COMPACT)
-		fprintf(stderr, "rtthrottle info: unknown option '-%c'\n", optopt);
-	else
-		fprintf(stderr, "rtthrottle info: bad option '%s'\n", arg);
-	fprintf(stderr, "Try 'rtthrottle info --help'.\n");
+		return usage_error("info", "unknown option '-%c'", optopt);
+	return usage_error("info", "bad option '%s'", argv[optind - 1]);
 }
 
 int cmd_info(int argc, char **argv)
@@ -61,17 +57,14 @@ int cmd_info(int argc, char **argv)
 			usage(stdout);
 			return EXIT_ALL_PASSED;
 		default:
-			bad_option(argv);
-			return EXIT_USAGE;
+			return bad_option(argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "rtthrottle info: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return usage_error("info", "unexpected argument '%s'", argv[optind]);
 	info = sysinfo_collect(knobs_read_json());
 	if (!info) {
-		fprintf(stderr, "rtthrottle info: out of memory\n");
+		rtt_cmd_err("info", "out of memory");
 		return EXIT_CHECK_FAILED;
 	}
 	puts(json_object_to_json_string_ext(info, flags));

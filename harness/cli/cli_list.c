@@ -108,14 +108,12 @@ int cmd_list(int argc, char **argv)
 				return EXIT_USAGE;
 			continue;
 		}
-		fprintf(stderr, "rtthrottle list: unknown option '%s'\n", argv[optind - 1]);
+		rtt_cmd_err("list", "unknown option '%s'", argv[optind - 1]);
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "rtthrottle list: too many arguments\n");
-		return EXIT_USAGE;
-	}
+	if (optind + 1 < argc)
+		return usage_error("list", "too many arguments");
 	if (optind < argc && !strcmp(argv[optind], "quantities")) {
 		list_quantities();
 		return EXIT_ALL_PASSED;
@@ -130,9 +128,7 @@ int cmd_list(int argc, char **argv)
 		printf("\n");
 	if (optind == argc || !strcmp(argv[optind], "policies"))
 		list_policies();
-	else if (strcmp(argv[optind], "scenarios")) {
-		fprintf(stderr, "rtthrottle list: unknown list '%s' (scenarios, policies, quantities or roles)\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	else if (strcmp(argv[optind], "scenarios"))
+		return usage_error("list", "unknown list '%s' (scenarios, policies, quantities or roles)", argv[optind]);
 	return EXIT_ALL_PASSED;
 }

@@ -65,14 +65,6 @@ static void usage(FILE *out, bool report)
 		PYTHON_DEFAULT);
 }
 
-static int bad(const char *command, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rtthrottle %s: ", command);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n'rtthrottle %s --help' describes the options\n", command);
-	return EXIT_USAGE;
-}
-
 static bool trend_known(const char *trend)
 {
 	const char *dot = strchr(trend, '.');
@@ -112,29 +104,29 @@ static int parse(int argc, char **argv, struct plot_args *a)
 			break;
 		case OPT_TREND:
 			if (!trend_known(optarg))
-				return bad(a->command, "--trend '%s': not a compared metric; give TASK.METRIC, "
+				return usage_error(a->command, "--trend '%s': not a compared metric; give TASK.METRIC, "
 						       "e.g. victim.cpu_share_periods", optarg);
 			if (a->trend_count == TRENDS_MAX)
-				return bad(a->command, "--trend: at most 16%s", "");
+				return usage_error(a->command, "--trend: at most 16");
 			a->trends[a->trend_count++] = optarg;
 			break;
 		case 'h':
 			usage(stdout, !strcmp(a->command, "report"));
 			return -1;
 		case ':':
-			return bad(a->command, "option '%s' needs a value", argv[optind - 1]);
+			return usage_error(a->command, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return bad(a->command, "unknown option '%s'", argv[optind - 1]);
+			return usage_error(a->command, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	a->files = argv + optind;
 	a->file_count = argc - optind;
 	if (!a->out)
-		return bad(a->command, "--out DIR is required%s", "");
+		return usage_error(a->command, "--out DIR is required");
 	if (!a->file_count)
-		return bad(a->command, "needs at least one results file%s", "");
+		return usage_error(a->command, "needs at least one results file");
 	if (a->file_count > FILES_MAX)
-		return bad(a->command, "at most 4096 results files%s", "");
+		return usage_error(a->command, "at most 4096 results files");
 	return 0;
 }
 
@@ -207,7 +199,7 @@ static char **write_compares(const struct plot_args *a, json_object **tables)
 		else
 			err = write_file_atomic(paths[i], text, strlen(text));
 		if (err)
-			fprintf(stderr, "rtthrottle report: cannot write %s/compare-%d.json: %s\n", a->out, i + 1,
+			rtt_cmd_err("report", "cannot write %s/compare-%d.json: %s", a->out, i + 1,
 				strerror(err));
 		ok = !err;
 	}
@@ -263,18 +255,18 @@ static int run_script(const struct plot_args *a, char **compares, int compare_co
 	pid = fork();
 	if (pid == 0) {
 		execv(python, (char *const *)argv);
-		fprintf(stderr, "rtthrottle %s: cannot run %s: %s (apt-get install python3 python3-matplotlib)\n",
-			a->command, python, strerror(errno));
+		rtt_cmd_err(a->command, "cannot run %s: %s (apt-get install python3 python3-matplotlib)", python,
+			    strerror(errno));
 		_exit(EXIT_USAGE);
 	}
 	free(argv);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		fprintf(stderr, "rtthrottle %s: cannot start %s: %s\n", a->command, python, strerror(errno));
+		rtt_cmd_err(a->command, "cannot start %s: %s", python, strerror(errno));
 		return EXIT_USAGE;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return EXIT_ALL_PASSED;
-	fprintf(stderr, "rtthrottle %s: %s %s failed (see above)\n", a->command, python, script);
+	rtt_cmd_err(a->command, "%s %s failed (see above)", python, script);
 	return EXIT_USAGE;
 }
 
@@ -294,7 +286,7 @@ static int plot_or_report(int argc, char **argv, const char *command)
 		return EXIT_USAGE;
 	err = make_dirs(a.out, 0755);
 	if (err) {
-		fprintf(stderr, "rtthrottle %s: --out %s: cannot create: %s\n", command, a.out, strerror(err));
+		rtt_cmd_err(command, "--out %s: cannot create: %s", a.out, strerror(err));
 		status = EXIT_USAGE;
 	} else if (tables && !(compares = write_compares(&a, tables))) {
 		status = EXIT_USAGE;

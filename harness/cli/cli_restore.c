@@ -34,13 +34,10 @@ int cmd_restore(int argc, char **argv)
 			usage(stdout);
 			return EXIT_ALL_PASSED;
 		}
-		fprintf(stderr, "rtthrottle restore: unknown option '%s'\n", argv[optind - 1]);
-		return EXIT_USAGE;
+		return usage_error("restore", "unknown option '%s'", argv[optind - 1]);
 	}
-	if (optind < argc) {
-		fprintf(stderr, "rtthrottle restore: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return usage_error("restore", "unexpected argument '%s'", argv[optind]);
 	fd = state_lock();
 	if (fd < 0)
 		return EXIT_USAGE;

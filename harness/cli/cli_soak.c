@@ -201,7 +201,7 @@ static bool write_outputs(const struct soak *s, const char *dir)
 	}
 	free(table);
 	if (err) {
-		fprintf(stderr, "rtthrottle soak: cannot write %s: %s\n", path, strerror(err));
+		rtt_cmd_err("soak", "cannot write %s: %s", path, strerror(err));
 		return false;
 	}
 	/* The plot is a bonus: without matplotlib the tables stand alone. */
@@ -214,7 +214,7 @@ static bool write_outputs(const struct soak *s, const char *dir)
 		snprintf(json_path, sizeof(json_path), "%.4000s/soak.json", dir);
 		status = spawn_wait(argv, "/dev/null", NULL);
 		if (status)
-			fprintf(stderr, "rtthrottle soak: no plot (%s %s soak exited %d); the tables are written\n", python,
+			rtt_cmd_err("soak", "no plot (%s %s soak exited %d); the tables are written", python,
 				script, status);
 	}
 	return true;

@@ -242,15 +242,31 @@ void rtt_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void vcmd_message(const char *command, const char *fmt, va_list ap)
+{
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "rtthrottle %s: ", command);
+	vmessage(prefix, fmt, ap);
+}
+
+void rtt_cmd_err(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vcmd_message(command, fmt, ap);
+	va_end(ap);
+}
+
 int usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "rtthrottle %s: ", command);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vcmd_message(command, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see 'rtthrottle %s --help')\n", command);
+	fprintf(stderr, "(see 'rtthrottle %s --help')\n", command);
 	return EXIT_USAGE;
 }
 

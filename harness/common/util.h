@@ -23,6 +23,8 @@ enum {
 void rtt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "rtthrottle: warning: <message>" and a newline on stderr. */
 void rtt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "rtthrottle COMMAND: <message>" and a newline on stderr. */
+void rtt_cmd_err(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "rtthrottle COMMAND: <message>" and where to read more, on stderr; returns EXIT_USAGE. */
 int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -3,6 +3,7 @@
 #include "soak.h"
 #include "json_util.h"
 #include "result_file.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -178,7 +179,7 @@ bool soak_add(struct soak *s, json_object *root, const char *label)
 	json_object *complete = result_json_get(run, "complete");
 
 	if (!json_object_is_type(results, json_type_array)) {
-		fprintf(stderr, "rtthrottle soak: %s: results: missing (not an rtthrottle results file)\n", label);
+		rtt_cmd_err("soak", "%s: results: missing (not an rtthrottle results file)", label);
 		return false;
 	}
 	s->suites++;
@@ -205,7 +206,7 @@ bool soak_add(struct soak *s, json_object *root, const char *label)
 			goto nomem;
 	return true;
 nomem:
-	fprintf(stderr, "rtthrottle soak: %s: out of memory\n", label);
+	rtt_cmd_err("soak", "%s: out of memory", label);
 	return false;
 }
 

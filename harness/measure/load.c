@@ -51,12 +51,12 @@ int load_check_tools(const struct run_options *opt)
 		if (tool == LOAD_NONE)
 			continue;
 		if (!program_on_path(tools[tool])) {
-			fprintf(stderr, "rtthrottle run: %s %s: the program %s is not installed (not found on PATH; Debian package %s)\n",
+			rtt_cmd_err("run", "%s %s: the program %s is not installed (not found on PATH; Debian package %s)",
 				origin, tools[tool], tools[tool], packages[tool]);
 			return EXIT_USAGE;
 		}
 		if (where == CPU_OTHER && cpus_online_count() < 2) {
-			fprintf(stderr, "rtthrottle run: %s %s: no online CPU but the measured one to put the load on\n",
+			rtt_cmd_err("run", "%s %s: no online CPU but the measured one to put the load on",
 				origin, tools[tool]);
 			return EXIT_USAGE;
 		}

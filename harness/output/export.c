@@ -119,13 +119,11 @@ bool export_options_check(const struct export_options *o, const char *command, c
 	names[EXPORTERS] = also_name;
 	/* KCIDB v5: origin [a-z0-9_]+; every id is ORIGIN:ANYTHING. */
 	if (o->kcidb_origin && !matches(o->kcidb_origin, "^[a-z0-9_]+$")) {
-		fprintf(stderr, "rtthrottle %s: --kcidb-origin '%s': KCIDB wants lowercase letters, digits and _ only\n",
-			command, o->kcidb_origin);
+		rtt_cmd_err(command, "--kcidb-origin '%s': KCIDB wants lowercase letters, digits and _ only", o->kcidb_origin);
 		return false;
 	}
 	if (o->kcidb_build_id && !matches(o->kcidb_build_id, "^[a-z0-9_]+:.+$")) {
-		fprintf(stderr, "rtthrottle %s: --kcidb-build-id '%s': KCIDB wants ORIGIN:ID (e.g. myci:build-1234)\n",
-			command, o->kcidb_build_id);
+		rtt_cmd_err(command, "--kcidb-build-id '%s': KCIDB wants ORIGIN:ID (e.g. myci:build-1234)", o->kcidb_build_id);
 		return false;
 	}
 	for (size_t i = 0; i < EXPORTERS; i++) {
@@ -133,16 +131,16 @@ bool export_options_check(const struct export_options *o, const char *command, c
 			continue;
 		for (size_t k = i + 1; k <= EXPORTERS; k++)
 			if (paths[k] && !strcmp(paths[i], paths[k])) {
-				fprintf(stderr, "rtthrottle %s: %s %s: the same file as %s\n", command, names[i], paths[i],
+				rtt_cmd_err(command, "%s %s: the same file as %s", names[i], paths[i],
 					names[k]);
 				return false;
 			}
 		if (strlen(paths[i]) >= PATH_MAX - 32) {
-			fprintf(stderr, "rtthrottle %s: %s: path too long\n", command, names[i]);
+			rtt_cmd_err(command, "%s: path too long", names[i]);
 			return false;
 		}
 		if (!results_path_writable(paths[i], why, sizeof(why))) {
-			fprintf(stderr, "rtthrottle %s: %s %s: cannot write there: %s\n", command, names[i], paths[i], why);
+			rtt_cmd_err(command, "%s %s: cannot write there: %s", names[i], paths[i], why);
 			return false;
 		}
 	}

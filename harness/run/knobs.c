@@ -191,8 +191,7 @@ bool knobs_apply(const struct knobs *target, const struct dl_floor *floor)
 		snprintf(text, sizeof(text), "%" PRId64, w->value);
 		err = write_text_file(knob_path(w->knob), text);
 		if (err) {
-			fprintf(stderr, "rtthrottle: step %d of %d towards %" PRId64 "/%" PRId64 ": writing %s to %s "
-					"failed: %s (%s)\n",
+			rtt_err("step %d of %d towards %" PRId64 "/%" PRId64 ": writing %s to %s failed: %s (%s)",
 				i + 1, plan.count, target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD],
 				text, knob_path(w->knob), strerror(err),
 				likely_cause(err, w->knob, floor, cause, sizeof(cause)));
@@ -202,7 +201,7 @@ bool knobs_apply(const struct knobs *target, const struct dl_floor *floor)
 	}
 	/* Read back: the kernel may round, refuse silently or couple the knobs. */
 	if (!knobs_read(&now) || !knobs_equal(&now, &expected)) {
-		fprintf(stderr, "rtthrottle: the knobs did not take the values written (runtime %" PRId64 " period %" PRId64 ")\n",
+		rtt_err("the knobs did not take the values written (runtime %" PRId64 " period %" PRId64 ")",
 			target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD]);
 		return false;
 	}

@@ -520,9 +520,9 @@ static bool limit_in_force(const struct run_ctx *ctx)
 				continue;
 			run_scenario_limiter(&ctx->model, opt->scenario[i], &policies[k], &l);
 			if (!l.limited) {
-				fprintf(stderr, "rtthrottle run: refusing to hog CPU %d, where the harness runs: %s under policy %s "
-						"has no limit in force on this kernel (%s)\n",
-					opt->cpu, opt->scenario[i]->name, policies[k].name, l.why);
+				rtt_cmd_err("run", "refusing to hog CPU %d, where the harness runs: %s under policy %s "
+					    "has no limit in force on this kernel (%s)",
+					    opt->cpu, opt->scenario[i]->name, policies[k].name, l.why);
 				return false;
 			}
 		}
@@ -766,8 +766,8 @@ int run_execute(const struct run_options *opt)
 	if (!limit_in_force(&ctx))
 		goto out_document;
 	if (!writes && hogs_harness_cpu(opt)) {
-		fprintf(stderr, "rtthrottle run: hogging CPU %d, where the harness runs, needs the guardian and the "
-				"knob restore of a root run: run as root\n", opt->cpu);
+		rtt_cmd_err("run", "hogging CPU %d, where the harness runs, needs the guardian and the "
+			    "knob restore of a root run: run as root", opt->cpu);
 		goto out_document;
 	}
 	/* A run that writes knobs locks first: a dead run's knobs go back before we read them. */
