@@ -15,8 +15,11 @@ MEANINGFUL_SHARE_TOL = 0.05
 
 
 def _noisy(doc):
-    """The run's share tolerances too wide to tell 0.95 from 1.0: the machine was busy."""
+    """The run's share tolerances too wide to tell 0.95 from 1.0, or a check left unjudged
+    (its tolerance as wide as what it exists to catch): the machine was busy."""
     for res in doc.get("results", []):
+        if res.get("verdict") == "unjudged":
+            return True
         for c in res.get("checks", []):
             if c.get("metric") in ("cpu_share_periods", "cpu_share") and c.get("tolerance", 0) >= MEANINGFUL_SHARE_TOL:
                 return True
@@ -38,14 +41,18 @@ def _run_once():
             if not _noisy(doc):
                 break
             print(f"# run {attempt + 1}: noise floor lost {doc['noise_floor']['loss_share']:.3f} of the CPU, "
-                  "share tolerances too wide to judge: measuring again")
+                  "tolerances too wide to judge: measuring again")
     return _doc["doc"]
 
 
 def _share(res, role):
-    """Whole-period share when the run had two throttle gaps, else the window share."""
+    """Whole-period share when the run had two throttle gaps, else the window share.
+
+    The whole-period figures are left out of the results when not measurable (a gap the CFS
+    witness slept through is no throttle), so their absence means the window share.
+    """
     m = rtt.metrics(res, role)
-    return m["cpu_share_periods"] if m["periods_span_s"] > 0 else m["cpu_share"]
+    return m["cpu_share_periods"] if m.get("periods_span_s", 0) > 0 else m["cpu_share"]
 
 
 def _share_check(res, role):
@@ -64,7 +71,8 @@ def test_default_gives_95_percent():
     assert abs(hog - 0.95) <= c["tolerance"], f"hog share {hog:.4f} not 0.95 +- {c['tolerance']:.4f}"
     victim = _share(res, "victim")
     assert victim >= 0.04, f"victim got {victim:.4f} of the CPU, the default promises ~0.05"
-    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+    # No check failed; one the noise made as wide as its regression is unjudged, never passed.
+    rtt.judged_or_hollow(res)
 
 
 def test_half_gives_50_percent():
@@ -75,7 +83,8 @@ def test_half_gives_50_percent():
     assert abs(hog - 0.50) <= c["tolerance"], f"hog share {hog:.4f} not 0.50 +- {c['tolerance']:.4f}"
     gap = rtt.metrics(res, "hog")["gap_max_us"]
     assert 450000 < gap < 560000, f"longest throttle gap {gap} us, half of a 1 s period is 500000"
-    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+    # No check failed; one the noise made as wide as its regression is unjudged, never passed.
+    rtt.judged_or_hollow(res)
 
 
 def test_unlimited_matches_detected_regime():
@@ -91,7 +100,8 @@ def test_unlimited_matches_detected_regime():
         assert hog > 0.97 and victim < 0.01, f"no limit: hog {hog:.4f}, victim {victim:.4f}"
     else:
         raise AssertionError(f"unexpected regime at runtime -1: {res['regime']}")
-    assert res["verdict"] == "pass", [x for x in res["checks"] if x["verdict"] != "pass"]
+    # No check failed; one the noise made as wide as its regression is unjudged, never passed.
+    rtt.judged_or_hollow(res)
 
 
 def test_knobs_restored_and_recorded():
