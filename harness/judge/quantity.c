@@ -49,8 +49,9 @@ static double others_in_window_us(const struct judge_context *jc)
 }
 
 /*
- * How long the measured CPU idled after the window's start with its spinners due then
- * (trace.idle_at_start_us): a timer interrupt the machine delivered late to an idle vCPU.
+ * How late the machine delivered the timer interrupt that was to wake the measured CPU's
+ * spinners at the window's start while it idled (trace.idle_at_start_us): the interrupt's
+ * lateness, not the scheduler's time from it to the task.
  */
 static double idle_at_start_us(const struct judge_context *jc)
 {
@@ -385,7 +386,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(stall_us, "us", "the machine's longest stall: the longest of the noise floor's longest gap, charged_stall_us, tick_late_us, ipi_late_us and idle_at_start_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),
 	QUANTITY(ipi_late_us, "us", "how late the measured CPU, idle, took an interrupt sent to wake it: from ipi:ipi_send_cpu to its vector's entry (reschedule or call_function_single) or its leaving idle, whichever came first (trace.ipi.late_max_us); an idle vCPU woken late; 0 when not traced"),
-	QUANTITY(idle_at_start_us, "us", "how long the measured CPU idled after the window's start while a hog or victim there was due to wake then (trace.idle_at_start_us): a timer interrupt the machine delivered late to an idle vCPU, which the busy CPU's witnesses do not see; in share_tol and stall_us; 0 when not traced"),
+	QUANTITY(idle_at_start_us, "us", "how late the timer interrupt came that was to wake the measured CPU's hog or victim at the window's start while the CPU idled (trace.idle_at_start_us: its first timer interrupt from the start, at most the idle time): the machine's lateness, not the scheduler's; in share_tol and stall_us; 0 when not traced"),
 	QUANTITY(held_back_jobs, "count", "jobs of the check's periodic task that timer interrupts held back for tick_late_us (plus the tick they were due in) could keep waiting a throttle gap (throttle_gap_us) or longer, the first the whole span, each next a period less its CPU time (job_cpu_us) less: floor((tick_late_us + tick_us - throttle_gap_us) / (period_us - job_cpu_us)) + 1, 0 when the span is shorter"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window with a neighbour on time and none half as late or more (trace.rt_timer.late_max_us); 0 when not traced"),

@@ -70,3 +70,10 @@ void ipi_late_add(struct ipi_late *total, const struct ipi_late *kind)
 		total->late_at_ns = kind->late_at_ns;
 	}
 }
+
+uint64_t timer_irq_late_ns(uint64_t due_ns, uint64_t idle_to_ns, uint64_t first_irq_ns)
+{
+	if (first_irq_ns < due_ns || idle_to_ns <= due_ns || first_irq_ns > idle_to_ns)
+		return 0;
+	return first_irq_ns - due_ns;
+}

@@ -50,4 +50,13 @@ void ipi_late_measure(const uint64_t *sent_ns, int n_sent, const uint64_t *entry
 /* Adds one kind's figures to a total: counts summed, the latest delivery kept. */
 void ipi_late_add(struct ipi_late *total, const struct ipi_late *kind);
 
+/*
+ * A sleeper's timer due at due_ns on a CPU idle from then until idle_to_ns: how late the
+ * machine delivered the timer interrupt, first_irq_ns being the CPU's first one from due_ns
+ * (0: none seen). Any hrtimer interrupt runs every expired timer of its CPU, so that one woke
+ * the sleeper; what follows it until the CPU left idle is the scheduler's and not counted.
+ * 0 when the CPU left idle before any timer interrupt (it was woken otherwise).
+ */
+uint64_t timer_irq_late_ns(uint64_t due_ns, uint64_t idle_to_ns, uint64_t first_irq_ns);
+
 #endif

@@ -151,6 +151,7 @@ struct collected {
 		int count, cap;
 	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS];
 	bool ipi_traced;
+	uint64_t first_timer_irq_ns;	/* the measured CPU's first timer interrupt from the window's start; 0: none */
 	struct idle_span *idle;	/* when the measured CPU ran its idle task */
 	int idle_count;
 	int measured_cpu;
@@ -240,6 +241,11 @@ static void collect(void *ctx, const struct trace_switch *ev)
 		collect_firing(c, ev);
 		return;
 	}
+	if ((ev->tick || ev->wake_timer) && ev->cpu == c->measured_cpu && ev->ts_ns >= c->shm->start_ns &&
+	    (!c->first_timer_irq_ns || ev->ts_ns < c->first_timer_irq_ns))
+		c->first_timer_irq_ns = ev->ts_ns;
+	if (ev->wake_timer)
+		return;
 	if (ev->tick) {
 		if (ev->cpu == c->tick_cpu) {
 			tick_late_firing(&c->tick, ev->ts_ns);
@@ -405,10 +411,9 @@ static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
 
 /*
  * How long the measured CPU went on idling after the window's start, when a spinner there was
- * due to wake then (its timer set for start_ns) and it idled at that moment: the machine's late
- * timer interrupt to an idle vCPU, which no witness of a busy CPU sees. 0 when it ran a task.
+ * due to wake then (its timer set for start_ns) and it idled at that moment; 0 when it ran a task.
  */
-static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm)
+static uint64_t idle_after_start_ns(const struct collected *c, const struct window_shm *shm)
 {
 	bool spinner_due = false;
 	const struct idle_span *span;
@@ -419,6 +424,18 @@ static uint64_t idle_at_start_ns(const struct collected *c, const struct window_
 			       (shm->task[i].config.role == ROLE_HOG || shm->task[i].config.role == ROLE_VICTIM);
 	span = spinner_due ? idle_span_at(c->idle, c->idle_count, shm->start_ns) : NULL;
 	return span && span->to_ns != UINT64_MAX ? span->to_ns - shm->start_ns : 0;
+}
+
+/*
+ * Of that idle time, the part the machine owes: until the CPU's first timer interrupt from the
+ * window's start, which expired the spinners' timers (a late interrupt to an idle vCPU is the
+ * hypervisor's). The time from it to a task on the CPU is the scheduler's and not excused.
+ */
+static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm)
+{
+	uint64_t idle = idle_after_start_ns(c, shm);
+
+	return idle ? timer_irq_late_ns(shm->start_ns, shm->start_ns + idle, c->first_timer_irq_ns) : 0;
 }
 
 /*
@@ -536,12 +553,16 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	} else {
 		json_add_str(obj, "gaps_not_analysed", "no hog on the measured CPU: the RT timer, tick and wake-up witnesses only");
 	}
-	json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm) / 1e3);
+	json_add_double(obj, "idle_after_start_us", idle_after_start_ns(&c, shm) / 1e3);
+	/* Left out when no witness times the wake-up interrupt: nothing is excused then. */
+	if (recorder_wake_timer_traced(t->rec))
+		json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm) / 1e3);
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
 	if (c.tick_seen)
 		json_object_object_add(obj, "tick", tick_json(&c, shm, recorder_tick_source(t->rec)));
-	if (c.ipi_traced)
+	/* Traced and none sent (the period timer fired on the measured CPU) is a measurement too. */
+	if (c.ipi_traced || recorder_ipi_traced(t->rec))
 		json_object_object_add(obj, "ipi", ipi_json(&c, shm));
 	free_ipi_times(&c);
 	free(gaps);

@@ -33,6 +33,13 @@ bool recorder_read(struct recorder *r, const int *cpus, int ncpus,
 		   void (*fn)(void *ctx, const struct trace_switch *ev), void *ctx, uint64_t *lost, char *why, size_t len);
 /* What the tick events handed to fn are (the tick's handler, or the timer interrupt); NULL: none. */
 const char *recorder_tick_source(const struct recorder *r);
+/* Whether the wake-up interrupts sent to the traced CPUs are recorded (none may be sent). */
+bool recorder_ipi_traced(const struct recorder *r);
+/*
+ * Whether every timer interrupt of the traced CPUs that woke a sleeper is handed to fn (as
+ * wake_timer, or as the tick where every timer interrupt is one).
+ */
+bool recorder_wake_timer_traced(const struct recorder *r);
 /* Removes the instance. */
 void recorder_close(struct recorder *r);
 /* Whether this build can record at all; why when not. */

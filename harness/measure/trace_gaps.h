@@ -29,8 +29,11 @@ struct trace_switch {
 	char next_comm[TRACE_COMM_LEN];
 	enum trace_kind next_kind;	/* filled in by the caller's classifier */
 	char next_task[24];		/* the scenario task's name when it is one of ours, else empty */
-	/* Not a switch: the RT period timer hrtimer (its address), or a measured CPU's tick, fired at ts_ns on cpu. */
-	bool rt_timer, tick;
+	/*
+	 * Not a switch: the RT period timer hrtimer (its address), a measured CPU's tick, or a
+	 * sleeper's wake-up timer on a measured CPU, fired at ts_ns on cpu.
+	 */
+	bool rt_timer, tick, wake_timer;
 	uint64_t hrtimer;
 	/* Not a switch: a wake-up interrupt of ipi_kind (enum ipi_kind) sent to ipi_target, or taken on cpu. */
 	bool ipi_sent, ipi_taken;

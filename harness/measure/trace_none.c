@@ -47,3 +47,15 @@ const char *recorder_tick_source(const struct recorder *r)
 	(void)r;
 	return NULL;
 }
+
+bool recorder_ipi_traced(const struct recorder *r)
+{
+	(void)r;
+	return false;
+}
+
+bool recorder_wake_timer_traced(const struct recorder *r)
+{
+	(void)r;
+	return false;
+}

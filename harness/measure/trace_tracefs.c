@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The sched_switch recorder with libtracefs (instance, mask, clock, buffer) and libtraceevent
- * (fields), with the RT period timer's and the tick's firings beside it (timer:hrtimer_expire_entry).
+ * (fields), with the RT period timer's, the tick's and the sleepers' wake-up timers' firings beside it
+ * (timer:hrtimer_expire_entry).
  */
 #include "ipi_late.h"
 #include "trace_backend.h"
@@ -24,7 +25,7 @@ struct recorder {
 	int ipi_send_id, resched_id, call_id;	/* -1: wake-up interrupts are not recorded */
 	struct tep_format_field *ipi_cpu, *ipi_callback;
 	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
-	unsigned long long rt_timer_fn, tick_fn;	/* the handlers filtered on; 0 when not found */
+	unsigned long long rt_timer_fn, tick_fn, wake_fn;	/* the handlers filtered on; 0 when not found */
 	int local_timer_id;	/* the tick's stand-in without its handler's address; -1: none */
 	const char *tick_source;	/* what the tick events are; NULL: none recorded */
 	cpu_set_t switch_cpus;	/* sched_switch and the tick are kept only from these; the RT timer from every CPU */
@@ -73,36 +74,57 @@ static unsigned long long kernel_address(const char *name)
 	return addr;
 }
 
+/* "function == A || function == B ...", with the wake-up timers' clause limited to the traced CPUs. */
+static void timer_filter(const struct recorder *r, const int *cpus, int ncpus, bool with_wake, char *f, size_t len)
+{
+	const unsigned long long fns[] = { r->rt_timer_fn, r->tick_fn };
+
+	f[0] = '\0';
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (fns[i])
+			snprintf(f + strlen(f), len - strlen(f), "%sfunction == 0x%llx", f[0] ? " || " : "", fns[i]);
+	if (!with_wake || !r->wake_fn || ncpus <= 0)
+		return;
+	snprintf(f + strlen(f), len - strlen(f), "%s(function == 0x%llx && (", f[0] ? " || " : "", r->wake_fn);
+	for (int i = 0; i < ncpus; i++)
+		snprintf(f + strlen(f), len - strlen(f), "%sCPU == %d", i ? " || " : "", cpus[i]);
+	snprintf(f + strlen(f), len - strlen(f), "))");
+}
+
 /*
  * The RT period timer fires on the CPU that armed it, which may not be a traced one: the
  * instance records every CPU, and only its firings and the measured CPUs' switches and ticks
- * are kept. The tick's hrtimer handler took tick_nohz_handler's name in 6.9. Without an
+ * are kept. The tick's hrtimer handler took tick_nohz_handler's name in 6.9. A sleeper's
+ * wake-up timer (hrtimer_wakeup) is kept from the traced CPUs only (the harness sleeps often
+ * elsewhere); a kernel whose filter refuses the CPU field goes on without it. Without an
  * address, or the event, the trace goes on without that timer.
  */
-static void enable_timer_event(struct recorder *r)
+static void enable_timer_event(struct recorder *r, const int *cpus, int ncpus)
 {
 	struct tep_event *ev;
-	char filter[128] = "";
+	char filter[512];
 
 	r->timer_id = -1;
 	r->rt_timer_fn = kernel_address("sched_rt_period_timer");
 	r->tick_fn = kernel_address("tick_sched_timer");
+	r->wake_fn = kernel_address("hrtimer_wakeup");
 	r->tick_source = "tick_sched_timer";
 	if (!r->tick_fn) {	/* before 6.9 this name is the low-resolution handler, no hrtimer */
 		r->tick_fn = kernel_address("tick_nohz_handler");
 		r->tick_source = "tick_nohz_handler";
 	}
 	ev = tep_find_event_by_name(r->tep, "timer", "hrtimer_expire_entry");
-	if ((!r->rt_timer_fn && !r->tick_fn) || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")) ||
+	if ((!r->rt_timer_fn && !r->tick_fn && !r->wake_fn) || !ev || !(r->hrtimer = tep_find_field(ev, "hrtimer")) ||
 	    !(r->function = tep_find_field(ev, "function")))
 		return;
-	if (r->rt_timer_fn)
-		snprintf(filter, sizeof(filter), "function == 0x%llx", r->rt_timer_fn);
-	if (r->tick_fn)
-		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%sfunction == 0x%llx",
-			 r->rt_timer_fn ? " || " : "", r->tick_fn);
-	if (tracefs_event_file_write(r->inst, "timer", "hrtimer_expire_entry", "filter", filter) < 0 ||
-	    tracefs_event_enable(r->inst, "timer", "hrtimer_expire_entry") < 0) {
+	timer_filter(r, cpus, ncpus, true, filter, sizeof(filter));
+	if (tracefs_event_file_write(r->inst, "timer", "hrtimer_expire_entry", "filter", filter) < 0) {
+		r->wake_fn = 0;
+		timer_filter(r, cpus, ncpus, false, filter, sizeof(filter));
+		if (!filter[0] || tracefs_event_file_write(r->inst, "timer", "hrtimer_expire_entry", "filter", filter) < 0)
+			return;
+	}
+	if (tracefs_event_enable(r->inst, "timer", "hrtimer_expire_entry") < 0) {
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
 		return;
 	}
@@ -134,6 +156,16 @@ static void enable_local_timer_event(struct recorder *r)
 const char *recorder_tick_source(const struct recorder *r)
 {
 	return r->tick_source;
+}
+
+bool recorder_ipi_traced(const struct recorder *r)
+{
+	return r->ipi_send_id >= 0;
+}
+
+bool recorder_wake_timer_traced(const struct recorder *r)
+{
+	return (r->timer_id >= 0 && r->wake_fn) || r->local_timer_id >= 0;
 }
 
 static void disable_ipi_events(struct recorder *r)
@@ -219,7 +251,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 		snprintf(why, len, "cannot parse the format of sched:sched_switch under %s/events", tracing_dir);
 		goto fail;
 	}
-	enable_timer_event(r);
+	enable_timer_event(r, cpus, ncpus);
 	enable_local_timer_event(r);
 	enable_ipi_events(r, cpus, ncpus);
 	free(dir);
@@ -317,7 +349,8 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 			return 0;
 		ev.rt_timer = r->rt_timer_fn && v == r->rt_timer_fn;
 		ev.tick = r->tick_fn && v == r->tick_fn && cpu >= 0 && CPU_ISSET(cpu, &r->switch_cpus);
-		if (!ev.rt_timer && !ev.tick)
+		ev.wake_timer = r->wake_fn && v == r->wake_fn && cpu >= 0 && CPU_ISSET(cpu, &r->switch_cpus);
+		if (!ev.rt_timer && !ev.tick && !ev.wake_timer)
 			return 0;
 		if (!tep_read_number_field(r->hrtimer, record->data, &v))
 			ev.hrtimer = v;

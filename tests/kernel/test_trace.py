@@ -84,10 +84,13 @@ def test_trace_gaps_match_the_hogs_own():
         accounted = ipi["delivered"] + ipi["sent_to_busy"] + ipi["undelivered"]
         assert ipi["sent"] - 1 <= accounted <= ipi["sent"] and ipi["undelivered"] <= 1, ipi
         assert 0 <= ipi["late_max_us"] < PERIOD_US / 2 and (ipi["late_max_us"] > 0) == (ipi["delivered"] > 0), ipi
-    # The hog and the victim wake at the window's start: the CPU idles after it only as long as
-    # the machine held its timer interrupt back (up to 25 ms seen here), bounded as the other
-    # witnesses are: recorded, and well short of a period.
-    assert 0 <= trace["idle_at_start_us"] < PERIOD_US / 2, trace["idle_at_start_us"]
+    # The hog and the victim wake at the window's start: the CPU idles after it as long as the
+    # machine held its timer interrupt back (up to 25 ms seen here) plus the scheduler's switch.
+    # Only the interrupt's part is excused: never more than the idle time, and this kernel
+    # traces the sleepers' wake-up timer (hrtimer_wakeup), so the witness is there.
+    idle, excused = trace["idle_after_start_us"], trace.get("idle_at_start_us")
+    assert excused is not None, "hrtimer_wakeup is in kallsyms: the wake-up interrupt is timed"
+    assert 0 <= excused <= idle < PERIOD_US / 2, (excused, idle)
     # The hog sees the same gaps from inside: the same throttle events (a window edge, a gap
     # without a recorded end), the same longest gap plus what interrupts take at its edges.
     assert abs(hog["throttle_events"] - trace["throttle_events"]) <= 1 + trace["gaps_unresolved"], (hog, trace)
@@ -193,7 +196,8 @@ def test_no_trace_says_why():
     skipped = [c for c in res["checks"] if "trace" in c["rule"]]
     assert skipped and all(c["verdict"] == "not-measured" and "no trace (--no-trace)" in c["rule"] for c in skipped), \
         skipped
-    assert res["verdict"] == "pass"
+    # No check failed; the untraced ones are no pass (the noise may leave another unjudged).
+    rtt.judged_or_hollow(res)
     assert rtt.tracefs_state() == before
 
 

@@ -106,3 +106,23 @@ TEST(ipi_late_kinds_add_up_keeping_the_latest)
 	      "sent %d delivered %d late %llu at %llu", total.sent, total.delivered,
 	      (unsigned long long)total.late_max_ns, (unsigned long long)total.late_at_ns);
 }
+
+TEST(timer_irq_late_excuses_the_interrupt_not_the_scheduler)
+{
+	/* Due at 100 ms, the idle vCPU took its timer interrupt 16.4 ms late and ran the task 30 us later. */
+	uint64_t late = timer_irq_late_ns(100 * MS, 116430 * US, 116400 * US);
+
+	CHECK(late == 16400 * US, "late %llu", (unsigned long long)late);
+	/* An on-time interrupt with the CPU idle 16 ms more: the scheduler's delay, nothing excused. */
+	late = timer_irq_late_ns(100 * MS, 116 * MS, 100 * MS + 5 * US);
+	CHECK(late == 5 * US, "late %llu", (unsigned long long)late);
+}
+
+TEST(timer_irq_late_is_zero_when_the_cpu_was_woken_otherwise)
+{
+	/* No timer interrupt seen, or the first one after the CPU had left idle (an IPI woke it). */
+	CHECK(timer_irq_late_ns(100 * MS, 110 * MS, 0) == 0, "no interrupt");
+	CHECK(timer_irq_late_ns(100 * MS, 110 * MS, 112 * MS) == 0, "interrupt after idle");
+	/* Not idle at the due time. */
+	CHECK(timer_irq_late_ns(100 * MS, 100 * MS, 100 * MS) == 0, "not idle");
+}
