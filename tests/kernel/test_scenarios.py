@@ -153,16 +153,17 @@ def test_cgroup_groups_get_their_budgets():
 
 def test_rlimit_rttime_signals_never_early():
     doc = _quick()
+    # The scenario's own checks judge both signals both ways (never before the limit but for
+    # ticks the hypervisor stole: the kernel counts the ticks the task ran; late by at most the
+    # tick counting, ticks an emulator loses, within half the limit): passed, or hollow.
     _passed(doc, "rlimit-rttime")
-    # Never early, but for ticks the hypervisor stole: the kernel counts the ticks the task ran,
-    # and a stolen tick counts though the task's CPU clock did not advance. Late by the tick
-    # counting (two ticks, 8 ms at HZ=250) and ticks a busy VM loses.
-    stolen_ms = max(rtt.result(doc, "rlimit-rttime", "default")["steal_us"], 0) / 1000
-    assert 199 - stolen_ms <= _metric(doc, "rlimit-rttime", "default", "hog", "sigxcpu_cpu_ms") <= 200 * 1.25 + 8
-    assert 399 - stolen_ms <= _metric(doc, "rlimit-rttime", "default", "hog", "cpu_at_exit_ms") <= 400 * 1.25 + 8
-    assert _metric(doc, "rlimit-rttime", "default", "hog", "sigxcpu_cpu_ms") < \
-        _metric(doc, "rlimit-rttime", "default", "hog", "cpu_at_exit_ms")
-    assert _metric(doc, "rlimit-rttime", "default", "hog", "killed_by_signal") == 9
+    res = rtt.result(doc, "rlimit-rttime", "default")
+    judged = {(c["metric"], c["kind"]) for c in res["checks"] if c["verdict"] == "pass"}
+    assert ("sigxcpu_cpu_ms", "at_least") in judged and ("cpu_at_exit_ms", "at_least") in judged, res["checks"]
+    hog = rtt.metrics(res, "hog")
+    soft, hard = hog["sigxcpu_cpu_ms"], hog["cpu_at_exit_ms"]
+    assert soft < hard and hog["killed_by_signal"] == 9, hog
+    print(f"# SIGXCPU at {soft:.1f} ms of CPU (soft limit 200), SIGKILL at {hard:.1f} ms (hard limit 400)")
 
 
 def test_deadline_task_never_misses():
@@ -304,15 +305,25 @@ def test_others_us_counts_only_what_other_tasks_took_inside_the_window():
         spinner.wait()
     doc = rtt.load(out)
     res = rtt.result(doc, "regime", "default")
-    window_us = res["window_s"] * 1e6
+    trace = res["trace"]
+    assert trace["status"] == "recorded" and trace["task"] == "hog", trace
+    window_ms = res["window_s"] * 1000
     tick_us = doc["kernel_model"]["predicted"]["tick_us"]
-    rest_us = window_us * (1 - res["policy"]["runtime_us"] / res["policy"]["period_us"])
-    # The rest recurs every period, so whole periods of window hold it whatever their phase;
-    # two ticks at each edge (a throttle found at a tick, the harness's read of the edge).
-    slack_us = 4 * tick_us
-    assert abs(res["others_us"] - rest_us) <= slack_us, \
-        f"others_us {res['others_us']:.0f} us, the spinner's share of the window {rest_us:.0f} +- {slack_us:.0f} us" \
-        f" (exit {proc.returncode})"
+    # What ran beside the hog inside the window, by the sched_switch trace: its gaps (RT's
+    # throttle or, since 6.12, the fair server's slot, whose phase an aligned window end does
+    # not follow) clipped to the window, less the idle time in them.
+    inside_us = 0.0
+    for g in trace["gaps"]:
+        busy_us = g["len_us"] - g["by_kind_us"].get("idle", 0)
+        clipped_ms = min(g["end_ms"], window_ms) - max(g["start_ms"], 0)
+        inside_us += busy_us * max(clipped_ms, 0) * 1000 / g["len_us"]
+    assert inside_us > 0.02 * res["window_s"] * 1e6, (inside_us, trace["gaps"])
+    # Two ticks at each edge (a throttle found at a tick, the harness's read of the edge); the
+    # trace counts wall time, so time the hypervisor stole in the gaps too.
+    slack_us = 4 * tick_us + max(res["steal_us"], 0)
+    assert abs(res["others_us"] - inside_us) <= slack_us, \
+        f"others_us {res['others_us']:.0f} us, the trace's other tasks in the window {inside_us:.0f} +- " \
+        f"{slack_us:.0f} us (exit {proc.returncode})"
 
 
 def test_others_us_does_not_count_a_late_job_past_the_window_end():
