@@ -99,7 +99,7 @@ static bool realtime_task(const struct task_config *task)
 
 int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s)
 {
-	int hog = -1;
+	int hog = -1, periodic = -1, followed;
 	bool realtime = false;
 	size_t kb;
 
@@ -111,10 +111,13 @@ int trace_arm(struct trace_session *t, const struct task_config *tasks, int coun
 			continue;
 		if (hog < 0 && (tasks[i].role == ROLE_HOG || tasks[i].role == ROLE_BURST_HOG))
 			hog = i;
+		if (periodic < 0 && tasks[i].role == ROLE_PERIODIC && realtime_task(&tasks[i]))
+			periodic = i;
 		realtime |= realtime_task(&tasks[i]);
 	}
+	followed = hog >= 0 ? hog : periodic;
 	if ((hog < 0 && !realtime) || !t->rec)
-		return hog;
+		return followed;
 	t->tried = true;
 	kb = (size_t)((window_s + 2) * SWITCHES_PER_S * EVENT_BYTES / 1024);
 	if (kb > BUFFER_KB_MAX)
@@ -122,7 +125,7 @@ int trace_arm(struct trace_session *t, const struct task_config *tasks, int coun
 	if (kb > t->buffer_kb)
 		t->buffer_kb = kb;
 	t->armed = recorder_start(t->rec, t->cpus, t->ncpus, t->buffer_kb, t->arm_error, sizeof(t->arm_error));
-	return hog;
+	return followed;
 }
 
 void trace_window_end(struct trace_session *t)
@@ -149,7 +152,8 @@ struct collected {
 	struct times {
 		uint64_t *at;
 		int count, cap;
-	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS];
+	} ipi_sent[IPI_KINDS], ipi_taken[IPI_KINDS], woken;	/* woken: the followed task made runnable */
+	int followed_pid;
 	bool ipi_traced;
 	uint64_t first_timer_irq_ns;	/* the measured CPU's first timer interrupt from the window's start; 0: none */
 	struct idle_span *idle;	/* when the measured CPU ran its idle task */
@@ -229,6 +233,11 @@ static void collect(void *ctx, const struct trace_switch *ev)
 	struct collected *c = ctx;
 	struct trace_switch *e;
 
+	if (ev->woken) {
+		if (ev->woken_pid == c->followed_pid && c->followed_pid > 0)
+			add_time(c, &c->woken, ev->ts_ns);
+		return;
+	}
 	if (ev->ipi_sent || ev->ipi_taken) {
 		c->ipi_traced = true;
 		if (ev->ipi_sent && ev->ipi_target == c->measured_cpu)
@@ -357,6 +366,7 @@ static void free_ipi_times(struct collected *c)
 		free(c->ipi_sent[k].at);
 		free(c->ipi_taken[k].at);
 	}
+	free(c->woken.at);
 	free(c->idle);
 }
 
@@ -487,13 +497,13 @@ static json_object *skipped(const char *reason)
 	return obj;
 }
 
-json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
+json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int followed,
 			     double throttle_threshold_us, uint64_t period_ns, uint64_t tick_ns)
 {
 	static struct collected c;	/* the firings make it large */
 	json_object *timer;
 	struct trace_input in = {
-		.hog_pid = hog >= 0 ? shm->task[hog].pid : -1, .cpu = t->measured_cpu,
+		.task_pid = followed >= 0 ? shm->task[followed].pid : -1, .cpu = t->measured_cpu,
 		.start_ns = shm->start_ns, .end_ns = shm->end_ns, .throttle_threshold_us = throttle_threshold_us,
 	};
 	struct trace_summary sum;
@@ -501,6 +511,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	json_object *obj, *cpus;
 	uint64_t lost = 0;
 	char why[320];
+	const char *not_followed = "no hog or periodic RT task on the measured CPU: the RT timer, tick and wake-up "
+				   "witnesses only";
 	size_t n;
 
 	if (!t->rec)
@@ -511,8 +523,15 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		return skipped(t->arm_error);
 	t->armed = false;
 	memset(&c, 0, sizeof(c));
+	/* A periodic task's waits begin at its wake-ups: without them its gaps would be half seen. */
+	if (followed >= 0 && shm->task[followed].config.role == ROLE_PERIODIC && !recorder_wakeups_traced(t->rec)) {
+		not_followed = "sched:sched_wakeup not recorded: the periodic RT task's waits after its sleeps are not seen";
+		followed = -1;
+		in.task_pid = -1;
+	}
 	c.shm = shm;
 	c.measured_cpu = in.cpu;
+	c.followed_pid = in.task_pid;
 	c.tick_cpu = cpu_is_nohz_full(in.cpu) ? -1 : in.cpu;
 	tick_late_init(&c.tick, tick_ns, shm->start_ns, shm->end_ns);
 	if (!recorder_read(t->rec, t->cpus, t->ncpus, collect, &c, &lost, why, sizeof(why)) || c.oom) {
@@ -522,10 +541,13 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	}
 	/* libtracefs hands the events CPU by CPU: one timeline for the analysis. */
 	qsort(c.ev, c.count, sizeof(c.ev[0]), earlier);
+	qsort(c.woken.at, (size_t)c.woken.count, sizeof(uint64_t), earlier_ns);
 	in.ev = c.ev;
 	in.count = c.count;
-	/* Without a hog there are no throttle gaps to find: the witnesses only. */
-	n = hog >= 0 ? trace_gaps_find(&in, &gaps, &sum) : 0;
+	in.woken_ns = c.woken.at;
+	in.woken_count = (size_t)c.woken.count;
+	/* Without a task to follow there are no gaps to find: the witnesses only. */
+	n = followed >= 0 ? trace_gaps_find(&in, &gaps, &sum) : 0;
 	if (n != (size_t)-1 && !collect_idle_spans(&c)) {
 		free(gaps);
 		n = (size_t)-1;
@@ -546,12 +568,13 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	json_object_object_add(obj, "cpus", cpus);
 	json_add_int64(obj, "buffer_kb", (int64_t)t->buffer_kb);
 	json_add_int64(obj, "events_lost", (int64_t)lost);
-	if (hog >= 0) {
-		json_add_str(obj, "task", shm->task[hog].config.name);
-		json_add_int(obj, "pid", in.hog_pid);
+	if (followed >= 0) {
+		json_add_str(obj, "task", shm->task[followed].config.name);
+		json_add_int(obj, "pid", in.task_pid);
+		json_add_bool(obj, "wakeups_traced", recorder_wakeups_traced(t->rec));
 		trace_gaps_to_json(obj, &in, gaps, n, &sum);
 	} else {
-		json_add_str(obj, "gaps_not_analysed", "no hog on the measured CPU: the RT timer, tick and wake-up witnesses only");
+		json_add_str(obj, "gaps_not_analysed", not_followed);
 	}
 	json_add_double(obj, "idle_after_start_us", idle_after_start_ns(&c, shm) / 1e3);
 	/* Left out when no witness times the wake-up interrupt: nothing is excused then. */

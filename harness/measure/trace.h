@@ -26,17 +26,19 @@ struct trace_session *trace_open(bool wanted, const int *cpus, int ncpus);
 void trace_close(struct trace_session *t);
 /*
  * Before a case's window: starts recording when one of its tasks on cpu is a hog or realtime.
- * Returns the first hog's index there, or -1 (no gaps analysed; the witnesses still recorded).
+ * Returns the task whose gaps are followed: the first hog there, else the first periodic RT
+ * task (its waits), or -1 (no gaps analysed; the witnesses still recorded).
  */
 int trace_arm(struct trace_session *t, const struct task_config *tasks, int count, int cpu, double window_s);
 /* Right after the window: stops recording (nothing when not armed). */
 void trace_window_end(struct trace_session *t);
 /*
- * The case's `trace` block: gaps of task `hog` (trace_arm's answer; none for -1) in the window of shm, how
- * late the RT period timers (period_ns apart; on time within a tick, tick_ns) fired in it, and
- * how late the hog's CPU got its timer interrupts (its tick's gaps while busy).
+ * The case's `trace` block: gaps of task `followed` (trace_arm's answer; none for -1) in the
+ * window of shm, how late the RT period timers (period_ns apart; on time within a tick,
+ * tick_ns) fired in it, and how late the measured CPU got its timer interrupts (its tick's
+ * gaps while busy).
  */
-json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int hog,
+json_object *trace_case_json(struct trace_session *t, const struct window_shm *shm, int followed,
 			     double throttle_threshold_us, uint64_t period_ns, uint64_t tick_ns);
 /*
  * Removes instances of runs that are gone (`dead`, or any rtthrottle-<pid> without its process)

@@ -33,6 +33,8 @@ bool recorder_read(struct recorder *r, const int *cpus, int ncpus,
 		   void (*fn)(void *ctx, const struct trace_switch *ev), void *ctx, uint64_t *lost, char *why, size_t len);
 /* What the tick events handed to fn are (the tick's handler, or the timer interrupt); NULL: none. */
 const char *recorder_tick_source(const struct recorder *r);
+/* Whether the tasks made runnable on the traced CPUs are handed to fn (woken). */
+bool recorder_wakeups_traced(const struct recorder *r);
 /* Whether the wake-up interrupts sent to the traced CPUs are recorded (none may be sent). */
 bool recorder_ipi_traced(const struct recorder *r);
 /*

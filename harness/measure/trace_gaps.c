@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The hog's gaps followed switch by switch: who ran in each, by kind and by task, and the JSON block. */
+/*
+ * A task's gaps followed switch by switch (the hog's, or a periodic RT task's waits from its
+ * wake-ups): who ran in each, by kind and by task, and the JSON block.
+ */
 #include "trace_gaps.h"
 #include "json_util.h"
 
@@ -21,7 +24,7 @@ const char *trace_kind_name(enum trace_kind kind)
 	return kind < TRACE_KINDS ? names[kind] : "?";
 }
 
-/* What runs on the hog's CPU now, and since when. */
+/* What runs on the followed task's CPU now, and since when. */
 struct running {
 	bool known;
 	struct trace_ran who;
@@ -129,7 +132,8 @@ size_t trace_gaps_find(const struct trace_input *in, struct trace_gap **gaps, st
 	struct running cur = { 0 };
 	struct gap_builder b = { 0 };
 	size_t count = 0, cap = 0;
-	bool hog_running = false, started = false;
+	bool task_running = false, started = false;
+	size_t w = 0;
 
 	memset(sum, 0, sizeof(*sum));
 	*gaps = NULL;
@@ -141,18 +145,30 @@ size_t trace_gaps_find(const struct trace_input *in, struct trace_gap **gaps, st
 
 		if (e && e->ts_ns >= in->start_ns && e->ts_ns <= in->end_ns)
 			sum->events++;
-		if (e && e->cpu != in->cpu)
-			continue;
-		/* The hog sleeps at the start barrier until the window opens: off the CPU then is a gap. */
+		/*
+		 * The task sleeps at the start barrier until the window opens (a periodic one: its
+		 * first release): off the CPU then is a gap.
+		 */
 		if (!started && ts >= in->start_ns) {
 			started = true;
-			if (!hog_running)
+			if (!task_running)
 				open_gap(&b, in->start_ns, true);
 		}
+		/*
+		 * Made runnable while off the CPU: a wait begins (a periodic task's release). A
+		 * wake-up while it runs is a race with its going to sleep: no wait.
+		 */
+		for (; w < in->woken_count && in->woken_ns[w] <= ts; w++) {
+			if (!started || task_running || b.open || in->woken_ns[w] > in->end_ns)
+				continue;
+			open_gap(&b, in->woken_ns[w], false);
+		}
+		if (e && e->cpu != in->cpu)
+			continue;
 		if (!e) {
 			if (b.open) {
 				account(&b, &cur, ts);
-				/* The hog never got the CPU back before the recording stopped. */
+				/* The task never got the CPU back before the recording stopped. */
 				if (!close_gap(&b, in, ts, true, gaps, &count, &cap, sum))
 					goto oom;
 			}
@@ -160,24 +176,24 @@ size_t trace_gaps_find(const struct trace_input *in, struct trace_gap **gaps, st
 		}
 		/*
 		 * The task leaving is not the one the last event put on the CPU: a switch in between
-		 * was not recorded. Who ran since is unsure; a gap the hog left that way has no end.
+		 * was not recorded. Who ran since is unsure; a gap the task left that way has no end.
 		 */
 		if (cur.known && e->prev_pid != cur.who.pid)
 			cur.known = false;
-		if (b.open && e->prev_pid == in->hog_pid) {
+		if (b.open && e->prev_pid == in->task_pid) {
 			b.open = false;
 			sum->unresolved++;
 		}
 		account(&b, &cur, e->ts_ns);
-		if (e->prev_pid == in->hog_pid) {
+		if (e->prev_pid == in->task_pid) {
 			sum->hog_seen = true;
-			hog_running = false;
+			task_running = false;
 			if (started && !b.open && e->ts_ns <= in->end_ns && trace_state_runnable(e->prev_state))
 				open_gap(&b, e->ts_ns, false);
 		}
-		if (e->next_pid == in->hog_pid) {
+		if (e->next_pid == in->task_pid) {
 			sum->hog_seen = true;
-			hog_running = true;
+			task_running = true;
 			if (b.open && !close_gap(&b, in, e->ts_ns, false, gaps, &count, &cap, sum))
 				goto oom;
 		}

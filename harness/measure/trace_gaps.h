@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The hog's gaps from sched_switch events: when it was switched out while runnable (throttled or
- * preempted) and what ran on its CPU meanwhile. Pure: takes events, no kernel.
+ * A task's gaps from sched_switch events: when it was switched out while runnable (throttled or
+ * preempted), or made runnable while off the CPU (sched_wakeup), and what ran on its CPU
+ * meanwhile. The task is the hog, or a periodic RT task beside no hog. Pure: takes events, no kernel.
  */
 #ifndef RTT_TRACE_GAPS_H
 #define RTT_TRACE_GAPS_H
@@ -35,6 +36,9 @@ struct trace_switch {
 	 */
 	bool rt_timer, tick, wake_timer;
 	uint64_t hrtimer;
+	/* Not a switch: task woken_pid made runnable on a traced CPU at ts_ns (recorded on the waker's cpu). */
+	bool woken;
+	int woken_pid;
 	/* Not a switch: a wake-up interrupt of ipi_kind (enum ipi_kind) sent to ipi_target, or taken on cpu. */
 	bool ipi_sent, ipi_taken;
 	int ipi_kind, ipi_target;
@@ -49,7 +53,7 @@ struct trace_ran {
 
 struct trace_gap {
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
-	bool cut_at_start;	/* the hog was off the CPU when the window opened */
+	bool cut_at_start;	/* the task was off the CPU when the window opened */
 	bool open_at_end;	/* it got the CPU back only after the window end */
 	uint64_t by_kind_ns[TRACE_KINDS];
 	struct trace_ran ran[TRACE_RAN_MAX];
@@ -61,14 +65,17 @@ struct trace_gap {
 struct trace_input {
 	const struct trace_switch *ev;	/* in time order */
 	size_t count;
-	int hog_pid, cpu;
+	int task_pid, cpu;	/* the task followed: the hog, or a periodic RT task beside no hog */
+	/* When the followed task was made runnable, in time order (NULL: not traced): its waits after a sleep. */
+	const uint64_t *woken_ns;
+	size_t woken_count;
 	uint64_t start_ns, end_ns;	/* the measuring window */
 	double throttle_threshold_us;	/* the hog's: gaps at least this long are throttle events */
 };
 
 struct trace_summary {
 	uint64_t events;	/* sched_switch events inside the window, on every traced CPU */
-	bool hog_seen;		/* the hog appears in the events */
+	bool hog_seen;		/* the task appears in the events (the hog, or the followed task) */
 	uint64_t gap_count, total_ns, max_ns, throttle_events;
 	/*
 	 * Gaps whose end the trace did not record: the hog's switch-in shows only through its next
@@ -84,8 +91,8 @@ struct trace_summary {
 bool trace_state_runnable(int64_t prev_state);
 const char *trace_kind_name(enum trace_kind kind);
 /*
- * The hog's gaps that start inside the window (a gap open at the window start starts there),
- * each followed to the hog's next switch-in; gaps whose end was not recorded are only counted
+ * The task's gaps that start inside the window (a gap open at the window start starts there),
+ * each followed to its next switch-in; gaps whose end was not recorded are only counted
  * (summary.unresolved). Returns the count and a malloc'ed array in *gaps
  * (NULL when none), or (size_t)-1 when out of memory.
  */

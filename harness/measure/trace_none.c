@@ -48,6 +48,12 @@ const char *recorder_tick_source(const struct recorder *r)
 	return NULL;
 }
 
+bool recorder_wakeups_traced(const struct recorder *r)
+{
+	(void)r;
+	return false;
+}
+
 bool recorder_ipi_traced(const struct recorder *r)
 {
 	(void)r;

@@ -23,6 +23,8 @@ struct recorder {
 	struct tep_handle *tep;
 	int switch_id, timer_id;	/* timer_id -1: no timer's firings are recorded */
 	int ipi_send_id, resched_id, call_id;	/* -1: wake-up interrupts are not recorded */
+	int wakeup_id;	/* sched:sched_wakeup to the traced CPUs; -1: not recorded */
+	struct tep_format_field *wakeup_pid;
 	struct tep_format_field *ipi_cpu, *ipi_callback;
 	struct tep_format_field *prev_pid, *prev_state, *next_pid, *next_prio, *next_comm, *hrtimer, *function;
 	unsigned long long rt_timer_fn, tick_fn, wake_fn;	/* the handlers filtered on; 0 when not found */
@@ -207,6 +209,35 @@ static void enable_ipi_events(struct recorder *r, const int *cpus, int ncpus)
 	r->call_id = call->id;
 }
 
+/*
+ * Tasks made runnable on the traced CPUs (sched:sched_wakeup, recorded on the waker's CPU,
+ * filtered on the target): a task's wait begins at its wake-up, which no switch shows. Without
+ * the event, or a filter the kernel takes, the waits after a sleep are not followed.
+ */
+static void enable_wakeup_event(struct recorder *r, const int *cpus, int ncpus)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "sched", "sched_wakeup");
+	char filter[256] = "";
+
+	r->wakeup_id = -1;
+	if (!ev || !(r->wakeup_pid = tep_find_field(ev, "pid")) || !tep_find_field(ev, "target_cpu"))
+		return;
+	for (int i = 0; i < ncpus && strlen(filter) + 32 < sizeof(filter); i++)
+		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%starget_cpu == %d", i ? " || " : "",
+			 cpus[i]);
+	if (!filter[0] || tracefs_event_file_write(r->inst, "sched", "sched_wakeup", "filter", filter) < 0 ||
+	    tracefs_event_enable(r->inst, "sched", "sched_wakeup") < 0) {
+		tracefs_event_disable(r->inst, "sched", "sched_wakeup");
+		return;
+	}
+	r->wakeup_id = ev->id;
+}
+
+bool recorder_wakeups_traced(const struct recorder *r)
+{
+	return r->wakeup_id >= 0;
+}
+
 struct recorder *recorder_open(const char *tracing_dir, const char *name, const int *cpus, int ncpus, char *why,
 			       size_t len)
 {
@@ -254,6 +285,7 @@ struct recorder *recorder_open(const char *tracing_dir, const char *name, const 
 	enable_timer_event(r, cpus, ncpus);
 	enable_local_timer_event(r);
 	enable_ipi_events(r, cpus, ncpus);
+	enable_wakeup_event(r, cpus, ncpus);
 	free(dir);
 	return r;
 fail_errno:
@@ -337,6 +369,14 @@ static int on_event(struct tep_event *event, struct tep_record *record, int cpu,
 		r->fn(r->ctx, &ev);
 		return 0;
 	}
+	if (event->id == r->wakeup_id) {
+		if (tep_read_number_field(r->wakeup_pid, record->data, &v))
+			return 0;
+		ev.woken = true;
+		ev.woken_pid = (int)v;
+		r->fn(r->ctx, &ev);
+		return 0;
+	}
 	if (event->id == r->local_timer_id) {
 		if (cpu < 0 || !CPU_ISSET(cpu, &r->switch_cpus))
 			return 0;
@@ -406,6 +446,7 @@ void recorder_close(struct recorder *r)
 		tracefs_event_disable(r->inst, "timer", "hrtimer_expire_entry");
 		disable_ipi_events(r);
 		tracefs_event_disable(r->inst, "irq_vectors", "local_timer_entry");
+		tracefs_event_disable(r->inst, "sched", "sched_wakeup");
 		if (tracefs_instance_destroy(r->inst) < 0)
 			rtt_warn("cannot remove tracefs instance %s: %s",
 				 tracefs_instance_get_name(r->inst), strerror(errno));

@@ -29,7 +29,7 @@ static struct trace_switch sw(double at_ms, int cpu, int prev, int64_t state, in
 
 static struct trace_input input(const struct trace_switch *ev, size_t n)
 {
-	return (struct trace_input){ .ev = ev, .count = n, .hog_pid = HOG, .cpu = 1, .start_ns = 1000 * MS,
+	return (struct trace_input){ .ev = ev, .count = n, .task_pid = HOG, .cpu = 1, .start_ns = 1000 * MS,
 				     .end_ns = 4000 * MS, .throttle_threshold_us = 25000 };
 }
 
@@ -168,4 +168,46 @@ TEST(trace_gaps_json_lists_the_longest)
 	      "gaps of 25 ms and more are throttle events");
 	free(gaps);
 	json_object_put(obj);
+}
+
+/*
+ * A periodic FIFO task (pid HOG here) beside a CFS task: a wait begins at its wake-up, not at
+ * a switch. Released at 1000 ms (the window's start) and run at once; released at 1100 ms
+ * while throttled, it waits for the CFS task until 1130 ms; a wake-up while it runs, and its
+ * sleeps, are no waits.
+ */
+TEST(trace_gaps_a_periodic_task_waits_from_its_wake_up)
+{
+	const struct trace_switch ev[] = {
+		sw(990, 1, HOG, S_SLEEP, VICTIM, TRACE_CFS),
+		sw(1000.01, 1, VICTIM, R_PLUS, HOG, TRACE_RT),
+		sw(1010, 1, HOG, S_SLEEP, VICTIM, TRACE_CFS),
+		sw(1130, 1, VICTIM, R_PLUS, HOG, TRACE_RT),
+		sw(1140, 1, HOG, S_SLEEP, VICTIM, TRACE_CFS),
+		sw(1200.02, 1, VICTIM, R_PLUS, HOG, TRACE_RT),
+		sw(1210, 1, HOG, S_SLEEP, VICTIM, TRACE_CFS),
+	};
+	const uint64_t woken[] = { 1000 * MS, 1100 * MS, 1135 * MS, 1200 * MS };
+	struct trace_input in = input(ev, sizeof(ev) / sizeof(ev[0]));
+	struct trace_summary sum;
+	struct trace_gap *gaps;
+	size_t n;
+
+	in.woken_ns = woken;
+	in.woken_count = sizeof(woken) / sizeof(woken[0]);
+	n = trace_gaps_find(&in, &gaps, &sum);
+	CHECK(n == 3, "the start, the throttled release and the last release: %zu", n);
+	if (n == 3) {
+		CHECK(gaps[0].cut_at_start && gaps[0].end_ns == (uint64_t)(1000.01 * MS), "start %llu",
+		      (unsigned long long)gaps[0].end_ns);
+		CHECK(gaps[1].start_ns == 1100 * MS && gaps[1].end_ns == 1130 * MS, "wait %llu-%llu",
+		      (unsigned long long)gaps[1].start_ns, (unsigned long long)gaps[1].end_ns);
+		CHECK(gaps[1].by_kind_ns[TRACE_CFS] == 30 * MS && gaps[1].ran[0].pid == VICTIM, "CFS ran %llu",
+		      (unsigned long long)gaps[1].by_kind_ns[TRACE_CFS]);
+		CHECK(gaps[2].start_ns == 1200 * MS && gaps[2].end_ns == (uint64_t)(1200.02 * MS), "last %llu-%llu",
+		      (unsigned long long)gaps[2].start_ns, (unsigned long long)gaps[2].end_ns);
+	}
+	CHECK(sum.throttle_events == 1 && sum.max_ns == 30 * MS, "one wait past the threshold: %llu, longest %llu",
+	      (unsigned long long)sum.throttle_events, (unsigned long long)sum.max_ns);
+	free(gaps);
 }
