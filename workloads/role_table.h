@@ -2,7 +2,9 @@
 /*
  * One row per task role: its name in scenario files, the body its process runs and the
  * parameters it takes, each with its default and meaning. The parser, the tasks and the run
- * read it; adding a role touches the role's own file and this table.
+ * read it; adding a role touches the role's own file and this table, and, when the role needs
+ * more than the common task fields or writes metrics of its own, one row in the harness's
+ * set-up table (harness/run/role_setup.c) and in metrics.c's or run/role_metrics.c's writers.
  */
 #ifndef RTT_ROLE_TABLE_H
 #define RTT_ROLE_TABLE_H

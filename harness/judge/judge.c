@@ -94,8 +94,7 @@ static bool lookup(void *ctx, const char *name, double *v)
 		return found;
 	}
 	/* The check's task parameters (the sweep's value in force): given by the scenario or the role's default. */
-	if ((s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[lc->task].name, s->sweep_task)) ||
-	    json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) || role_param_find(s->tasks[lc->task].role, name)) {
+	if (sweep_sets(s, lc->task, name) || json_object_object_get_ex(s->tasks[lc->task].params, name, NULL) || role_param_find(s->tasks[lc->task].role, name)) {
 		*v = task_param_in_force(lc->jc, s, lc->task, name);
 		return true;
 	}

@@ -31,9 +31,14 @@ double metric_at(json_object *metrics, const char *path, bool *found)
 	return json_object_get_double(v);
 }
 
+bool sweep_sets(const struct scenario *s, int task, const char *name)
+{
+	return s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[task].name, s->sweep_task);
+}
+
 double task_param_in_force(const struct judge_context *jc, const struct scenario *s, int task, const char *name)
 {
-	if (s->sweep_count && !strcmp(name, s->sweep_param) && !strcmp(s->tasks[task].name, s->sweep_task))
+	if (sweep_sets(s, task, name))
 		return jc->sweep_value;
 	return task_param(&s->tasks[task], name);
 }

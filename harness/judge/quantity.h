@@ -38,6 +38,8 @@ const struct quantity_info *quantity_table(size_t *count);
 const struct quantity_info *quantity_find(const char *name);
 /* Its value for the case; false when it is no quantity or has no value here. */
 bool quantity_value(const struct quantity_ctx *qc, const char *name, double *v);
+/* Whether the scenario's sweep sets parameter name of task (its value is the case's sweep value). */
+bool sweep_sets(const struct scenario *s, int task, const char *name);
 /* A task's parameter as the case ran it: the sweep's value where the sweep sets it, else task_param. */
 double task_param_in_force(const struct judge_context *jc, const struct scenario *s, int task, const char *name);
 /*

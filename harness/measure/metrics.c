@@ -416,8 +416,9 @@ static void periodic_json(json_object *obj, const struct task_record *rec, const
 	json_object_object_add(obj, "cpus", cpus);
 }
 
-static void admin_json(json_object *obj, const struct task_record *rec)
+static void admin_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
 {
+	(void)m;
 	const struct admin_stats *a = &rec->u.admin;
 
 	json_add_double(obj, "decided_ms", a->decided_ns / 1e6);
@@ -428,8 +429,9 @@ static void admin_json(json_object *obj, const struct task_record *rec)
 }
 
 /* Each invalid write with what the kernel did; refused = EINVAL with the value unchanged. */
-static void invalid_writes_json(json_object *obj, const struct task_record *rec)
+static void invalid_writes_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
 {
+	(void)m;
 	const struct invalid_write_stats *st = &rec->u.invalid;
 	json_object *writes = json_object_new_array();
 	uint64_t refused = 0, accepted = 0, other = 0;
@@ -495,34 +497,47 @@ static role_metrics_writer *writer_for(enum task_role role, const struct role_me
 	return NULL;
 }
 
-/* The metrics of the roles metrics.c knows itself. */
+static void probe_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	json_add_double(obj, "cpu_share", m->cpu_share);
+	json_add_int64(obj, "wakeups", rec->iterations);
+	json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+}
+
+static void kernel_work_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	(void)m;
+	json_add_int64(obj, "completions", rec->iterations);
+	json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
+}
+
+/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
+static void periodic_role_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
+{
+	json_add_double(obj, "cpu_share", m->cpu_share);
+	periodic_json(obj, rec, m);
+}
+
+/* The metrics of the roles metrics.c knows itself; a role not listed is a spinner. */
 static void builtin_role_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
 {
-	switch (rec->config.role) {
-	case ROLE_PROBE:
-		json_add_double(obj, "cpu_share", m->cpu_share);
-		json_add_int64(obj, "wakeups", rec->iterations);
-		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
-		break;
-	case ROLE_KERNEL_WORK:
-		json_add_int64(obj, "completions", rec->iterations);
-		json_object_object_add(obj, "latency_us", latency_to_json(&rec->u.latency));
-		break;
-	case ROLE_PERIODIC:
-		/* Jobs and what the kernel charged in between (wake-ups): the RT demand. */
-		json_add_double(obj, "cpu_share", m->cpu_share);
-		periodic_json(obj, rec, m);
-		break;
-	case ROLE_ADMIN:
-		admin_json(obj, rec);
-		break;
-	case ROLE_INVALID_WRITES:
-		invalid_writes_json(obj, rec);
-		break;
-	default:
-		spinner_json(obj, rec, m);
-		break;
-	}
+	static const struct {
+		enum task_role role;
+		void (*json)(json_object *obj, const struct task_record *rec, const struct task_metrics *m);
+	} writers[] = {
+		{ ROLE_PROBE, probe_json },
+		{ ROLE_KERNEL_WORK, kernel_work_json },
+		{ ROLE_PERIODIC, periodic_role_json },
+		{ ROLE_ADMIN, admin_json },
+		{ ROLE_INVALID_WRITES, invalid_writes_json },
+	};
+
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (writers[i].role == rec->config.role) {
+			writers[i].json(obj, rec, m);
+			return;
+		}
+	spinner_json(obj, rec, m);
 }
 
 json_object *metrics_to_json(const struct task_record *rec, const struct task_metrics *m,

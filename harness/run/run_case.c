@@ -14,6 +14,7 @@
 #include "report.h"
 #include "rt_timer.h"
 #include "role_metrics.h"
+#include "role_setup.h"
 #include "settle.h"
 #include "scenario_task.h"
 #include "signals.h"
@@ -406,34 +407,15 @@ static int add_load_task(const struct run_ctx *ctx, const struct scenario *s, do
 	return count + 1;
 }
 
-/*
- * The shortest victim run that may end at an RT throttle's end (metrics.c, whole periods): a
- * tick, so that microseconds the fair server gives mid-period are no slot; half RT's slot
- * where that is longer than the fair server's own, which may come anywhere in a period. A soak
- * window at half began with such a 50 ms slot (runtime the server kept from the window
- * before); counted as a slot, its end started the victim's periods off the grid: 0.475 of the
- * CPU where 0.5 is due.
- */
-static uint64_t victim_slot_min_ns(const struct run_ctx *ctx, const struct limiter *l)
-{
-	double min_us = fmin(l->gap_us / 2, ctx->model.tick_us);
-
-	if (!l->limited || l->gap_us <= 0)
-		return 0;
-	if (ctx->model.fair_server && l->gap_us / 2 > ctx->model.fs_runtime_us + ctx->model.tick_us)
-		min_us = l->gap_us / 2;
-	return (uint64_t)(min_us * 1000);
-}
-
 /* The scenario's tasks as the workloads take them; returns how many. */
 static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int sweep, double window_s,
 		       const struct limiter *limiter, struct task_config *out)
 {
+	const struct role_setup_ctx setup = { .run = ctx, .s = s, .sweep = sweep, .limiter = limiter };
+
 	for (int i = 0; i < s->task_count; i++) {
 		const struct scenario_task *t = &s->tasks[i];
 		struct task_config *c = &out[i];
-		double utilisation;
-		json_object *target;
 
 		*c = run_task_config(t->role, t->name, cpu_for(ctx, t->cpu), window_s);
 		c->sched_policy = t->sched_policy;
@@ -443,53 +425,7 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 		c->rttime_soft_us = (uint64_t)task_param(t, "rttime_soft_us");
 		c->rttime_hard_us = (uint64_t)task_param(t, "rttime_hard_us");
 		c->may_be_killed = c->rttime_hard_us > 0;
-		switch (t->role) {
-		case ROLE_VICTIM:
-			c->early_ns = (uint64_t)(task_param(t, "running_before_ms") * 1e6);
-			c->slot_min_ns = victim_slot_min_ns(ctx, limiter);
-			c->interruption_max_ns = (uint64_t)((ctx->noise.gap_max_us + ctx->model.tick_us) * 1000);
-			break;
-		case ROLE_PROBE:
-			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
-			c->phase_set = json_object_object_get_ex(t->params, "phase_us", NULL);
-			c->phase_ns = (uint64_t)(task_param(t, "phase_us") * 1000);
-			break;
-		case ROLE_KERNEL_WORK:
-			c->interval_ns = (uint64_t)(task_param(t, "interval_us") * 1000);
-			break;
-		case ROLE_PERIODIC:
-			c->interval_ns = (uint64_t)(task_param(t, "period_us") * 1000);
-			utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
-					      ? s->sweep_values[sweep]
-					      : task_param(t, "utilisation");
-			c->throttle_gap_ns = (uint64_t)(periodic_throttle_gap_us(limiter, &ctx->noise, ctx->model.tick_us,
-										 utilisation) * 1000);
-			c->work_cpu_ns = (uint64_t)(utilisation * task_param(t, "period_us") * 1000);
-			c->work_loops = (uint64_t)(c->work_cpu_ns / 1000.0 * ctx->loops_per_us);
-			c->dl_runtime_ns = (uint64_t)(task_param(t, "dl_runtime_us") * 1000);
-			c->dl_period_ns = (uint64_t)(scenario_param(t, "dl_period_us", task_param(t, "period_us")) * 1000);
-			break;
-		case ROLE_ADMIN:
-			c->act_at_ns = (uint64_t)(task_param(t, "act_at_ms") * 1e6);
-			c->target = json_object_object_get_ex(t->params, "target", &target)
-					    ? scenario_task_index(s, json_object_get_string(target))
-					    : 0;
-			break;
-		case ROLE_INVALID_WRITES:
-			c->act_at_ns = (uint64_t)(task_param(t, "act_at_ms") * 1e6);
-			break;
-		case ROLE_CYCLICTEST:
-			cyclictest_configure(t, c);
-			break;
-		case ROLE_BURST_HOG:
-			c->burst_ns = (uint64_t)(task_param(t, "burst_ms") * 1e6);
-			c->burst_every_ns = (uint64_t)(task_param(t, "every_ms") * 1e6);
-			/* The limit's interval: how long what a burst spent may still throttle after it. */
-			c->interval_ns = (uint64_t)(limiter->interval_us * 1000);
-			break;
-		default:
-			break;
-		}
+		role_setup(&setup, t, c);
 	}
 	/* What an admin kills is killed on purpose. */
 	for (int i = 0; i < s->task_count; i++)
