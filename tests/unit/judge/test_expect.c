@@ -977,7 +977,7 @@ static int scenario_judge(const char *file, const struct kernel_facts *k, double
 
 /* remote-refill's tasks as the Debian 6.12 guest measured them: no throttle in any burst. */
 static const char *const refill_612[] = {
-	"remote", "{\"cpu_share\": 0.0769, \"wakeups\": 1918}",
+	"remote", "{\"cpu_share\": 0.0769, \"wakeups\": 1918, \"latency_us\": {\"max\": 2118.4}}",
 	"hog", "{\"cpu_share\": 0.5033, \"gap_max_us\": 5121.3, \"throttle_events\": 0, \"bursts\": 3,"
 	       " \"throttle_events_in_bursts\": 0, \"throttle_events_outside_bursts\": 0}",
 	"victim", "{\"cpu_share\": 0.4948, \"starvation_max_us\": 301205}",
@@ -992,6 +992,10 @@ TEST(remote_refill_without_rt_groups_expects_no_throttle)
 		"hog", "{\"cpu_share\": 0.45, \"gap_max_us\": 120000, \"throttle_events\": 2, \"bursts\": 3,"
 		       " \"throttle_events_in_bursts\": 2, \"throttle_events_outside_bursts\": 0}",
 		"victim", refill_612[5], NULL,
+	};
+	const char *const refill_remote_stalled[] = {
+		"remote", "{\"cpu_share\": 0.05, \"wakeups\": 1800, \"latency_us\": {\"max\": 120000.0}}",
+		"hog", refill_612[3], "victim", refill_612[5], NULL,
 	};
 	const char *const refill_throttled[] = {
 		"remote", refill_612[1],
@@ -1013,13 +1017,19 @@ TEST(remote_refill_without_rt_groups_expects_no_throttle)
 	c = find_check(sj.checks, n, "hog", "gap_max_us");
 	CHECK(c && c->was_measured && c->passed && NEAR(c->expected, 50000), "6.12: the hog's longest gap against the fair server's runtime (%g)",
 	      c ? c->expected : -1);
-	CHECK(find_check(sj.checks, n, "remote", "wakeups") != NULL, "6.12: the remote probe not judged");
+	c = find_check(sj.checks, n, "remote", "latency_us.max");
+	CHECK(c && c->passed && NEAR(c->expected, 99000), "6.12: the remote probe not judged woken every period (%g)",
+	      c ? c->expected : -1);
 	CHECK(n >= 2 && failed_checks(sj.checks, n) == 0, "6.12 guest: %d checks, %d fail", n, failed_checks(sj.checks, n));
 	report_failures("remote-refill 6.12", sj.checks, n);
 	/* The fair server holding RT off for longer than its runtime is caught. */
 	n = scenario_judge("remote-refill.json", &k612, 0, refill_slow_fs);
 	c = find_check(sj.checks, n, "hog", "gap_max_us");
 	CHECK(c && c->was_measured && !c->passed, "6.12: a 120 ms gap passes under the fair server alone");
+	/* A remote probe that missed a whole period let the timer stop there: the premise is not met. */
+	n = scenario_judge("remote-refill.json", &k612, 0, refill_remote_stalled);
+	c = find_check(sj.checks, n, "remote", "latency_us.max");
+	CHECK(c && c->was_measured && !c->passed, "6.12: a remote probe 120 ms late passes");
 	/* PREEMPT_RT: the burst hog sleeps between bursts, the victim wakes and runs: the same. */
 	n = scenario_judge("remote-refill.json", &k612rt, 0, refill_612);
 	CHECK(sj.limiter.regime == REGIME_FAIR_SERVER_ONLY && n >= 2 && failed_checks(sj.checks, n) == 0,
