@@ -437,14 +437,12 @@ static uint64_t idle_after_start_ns(const struct collected *c, const struct wind
 }
 
 /*
- * Of that idle time, the part the machine owes: until the CPU's first timer interrupt from the
+ * Of that idle time (idle), the part the machine owes: until the CPU's first timer interrupt from the
  * window's start, which expired the spinners' timers (a late interrupt to an idle vCPU is the
  * hypervisor's). The time from it to a task on the CPU is the scheduler's and not excused.
  */
-static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm)
+static uint64_t idle_at_start_ns(const struct collected *c, const struct window_shm *shm, uint64_t idle)
 {
-	uint64_t idle = idle_after_start_ns(c, shm);
-
 	return idle ? timer_irq_late_ns(shm->start_ns, shm->start_ns + idle, c->first_timer_irq_ns) : 0;
 }
 
@@ -509,7 +507,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	struct trace_summary sum;
 	struct trace_gap *gaps = NULL;
 	json_object *obj, *cpus;
-	uint64_t lost = 0;
+	uint64_t lost = 0, idle;
 	char why[320];
 	const char *not_followed = "no hog or periodic RT task on the measured CPU: the RT timer, tick and wake-up "
 				   "witnesses only";
@@ -576,10 +574,11 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	} else {
 		json_add_str(obj, "gaps_not_analysed", not_followed);
 	}
-	json_add_double(obj, "idle_after_start_us", idle_after_start_ns(&c, shm) / 1e3);
+	idle = idle_after_start_ns(&c, shm);
+	json_add_double(obj, "idle_after_start_us", idle / 1e3);
 	/* Left out when no witness times the wake-up interrupt: nothing is excused then. */
 	if (recorder_wake_timer_traced(t->rec))
-		json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm) / 1e3);
+		json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm, idle) / 1e3);
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
 	if (c.tick_seen)

@@ -76,6 +76,13 @@ static unsigned long long kernel_address(const char *name)
 	return addr;
 }
 
+/* Appends "field == c1 || field == c2 ..." for the traced CPUs to f. */
+static void cpu_clause(const char *field, const int *cpus, int ncpus, char *f, size_t len)
+{
+	for (int i = 0; i < ncpus && strlen(f) + 32 < len; i++)
+		snprintf(f + strlen(f), len - strlen(f), "%s%s == %d", i ? " || " : "", field, cpus[i]);
+}
+
 /* "function == A || function == B ...", with the wake-up timers' clause limited to the traced CPUs. */
 static void timer_filter(const struct recorder *r, const int *cpus, int ncpus, bool with_wake, char *f, size_t len)
 {
@@ -88,8 +95,7 @@ static void timer_filter(const struct recorder *r, const int *cpus, int ncpus, b
 	if (!with_wake || !r->wake_fn || ncpus <= 0)
 		return;
 	snprintf(f + strlen(f), len - strlen(f), "%s(function == 0x%llx && (", f[0] ? " || " : "", r->wake_fn);
-	for (int i = 0; i < ncpus; i++)
-		snprintf(f + strlen(f), len - strlen(f), "%sCPU == %d", i ? " || " : "", cpus[i]);
+	cpu_clause("CPU", cpus, ncpus, f, len);
 	snprintf(f + strlen(f), len - strlen(f), "))");
 }
 
@@ -195,8 +201,7 @@ static void enable_ipi_events(struct recorder *r, const int *cpus, int ncpus)
 	if (!send || !resched || !call || !(r->ipi_cpu = tep_find_field(send, "cpu")) ||
 	    !(r->ipi_callback = tep_find_field(send, "callback")))
 		return;
-	for (int i = 0; i < ncpus && strlen(filter) + 32 < sizeof(filter); i++)
-		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%scpu == %d", i ? " || " : "", cpus[i]);
+	cpu_clause("cpu", cpus, ncpus, filter, sizeof(filter));
 	if (!filter[0] || tracefs_event_file_write(r->inst, "ipi", "ipi_send_cpu", "filter", filter) < 0 ||
 	    tracefs_event_enable(r->inst, "ipi", "ipi_send_cpu") < 0 ||
 	    tracefs_event_enable(r->inst, "irq_vectors", "reschedule_entry") < 0 ||
@@ -222,9 +227,7 @@ static void enable_wakeup_event(struct recorder *r, const int *cpus, int ncpus)
 	r->wakeup_id = -1;
 	if (!ev || !(r->wakeup_pid = tep_find_field(ev, "pid")) || !tep_find_field(ev, "target_cpu"))
 		return;
-	for (int i = 0; i < ncpus && strlen(filter) + 32 < sizeof(filter); i++)
-		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%starget_cpu == %d", i ? " || " : "",
-			 cpus[i]);
+	cpu_clause("target_cpu", cpus, ncpus, filter, sizeof(filter));
 	if (!filter[0] || tracefs_event_file_write(r->inst, "sched", "sched_wakeup", "filter", filter) < 0 ||
 	    tracefs_event_enable(r->inst, "sched", "sched_wakeup") < 0) {
 		tracefs_event_disable(r->inst, "sched", "sched_wakeup");

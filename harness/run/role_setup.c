@@ -2,10 +2,10 @@
 /* Each role's set-up of its task from the case: a table, so adding a role adds a line here. */
 #include "role_setup.h"
 #include "cyclictest.h"
+#include "quantity.h"
 #include "scenario_task.h"
 
 #include <math.h>
-#include <string.h>
 
 typedef void setup_fn(const struct role_setup_ctx *sc, const struct scenario_task *t, struct task_config *c);
 
@@ -54,9 +54,8 @@ static void setup_periodic(const struct role_setup_ctx *sc, const struct scenari
 {
 	const struct run_ctx *ctx = sc->run;
 	const struct scenario *s = sc->s;
-	double utilisation = s->sweep_count && !strcmp(s->sweep_task, t->name) && !strcmp(s->sweep_param, "utilisation")
-				     ? s->sweep_values[sc->sweep]
-				     : task_param(t, "utilisation");
+	double utilisation = sweep_sets(s, (int)(t - s->tasks), "utilisation") ? s->sweep_values[sc->sweep]
+										: task_param(t, "utilisation");
 
 	c->interval_ns = (uint64_t)(task_param(t, "period_us") * 1000);
 	c->throttle_gap_ns =

@@ -18,7 +18,7 @@ struct role_setup_ctx {
 	const struct limiter *limiter;	/* the limit the case's tasks meet */
 };
 
-/* Sets in c what t's role needs; a role without a set-up needs none. */
+/* Sets in c what t's role needs (t: one of sc->s's tasks); a role without a set-up needs none. */
 void role_setup(const struct role_setup_ctx *sc, const struct scenario_task *t, struct task_config *c);
 
 #endif

@@ -36,7 +36,7 @@ TEST(role_setup_sets_up_every_role_that_takes_parameters)
 			continue;
 		snprintf(t.name, sizeof(t.name), "%s", ri->name);
 		s.tasks[0] = t;
-		role_setup(&sc, &t, &c);
+		role_setup(&sc, &s.tasks[0], &c);
 		CHECK(memcmp(&c, &untouched, sizeof(c)) != 0, "%s takes parameters but its task is not set up", ri->name);
 	}
 }
@@ -53,7 +53,7 @@ TEST(role_setup_gives_the_periodic_task_its_swept_utilisation_in_calibrated_loop
 	snprintf(s.sweep_task, sizeof(s.sweep_task), "app");
 	snprintf(s.sweep_param, sizeof(s.sweep_param), "utilisation");
 	s.tasks[0] = app;
-	role_setup(&sc, &app, &c);
+	role_setup(&sc, &s.tasks[0], &c);
 	/* The role's default period, 10 ms: 8 ms of work at 0.8, 100 loops a microsecond. */
 	CHECK(c.interval_ns == 10000000 && c.work_cpu_ns == 8000000 && c.work_loops == 800000,
 	      "period %llu, work %llu ns in %llu loops", (unsigned long long)c.interval_ns,
