@@ -22,9 +22,17 @@ void tick_late_switch(struct tick_late *t, bool to_idle)
 		t->interrupted = true;
 }
 
+void tick_late_follow(struct tick_late *t, bool followed_on)
+{
+	t->followed_on = followed_on;
+}
+
 void tick_late_firing(struct tick_late *t, uint64_t at_ns)
 {
 	bool in_window = at_ns >= t->from_ns && at_ns <= t->to_ns;
+
+	if (t->followed_on)
+		t->followed_firings++;
 
 	if (in_window)
 		t->firings++;

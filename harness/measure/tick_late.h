@@ -18,16 +18,24 @@ struct tick_late {
 	bool unknown;		/* no switch seen yet: what runs is not known */
 	bool interrupted;	/* since the last firing the CPU was idle, or its state unknown */
 	uint64_t last_ns;	/* the last firing; 0 before the first */
+	bool followed_on;	/* the followed task is the one running */
 	/* What it found, for gaps ending in [from_ns, to_ns]. */
 	int firings;		/* firings in the window */
 	int busy_gaps;		/* gaps between two firings with the CPU busy throughout */
 	uint64_t late_max_ns;	/* the longest busy gap less a tick: 0 when none is longer */
 	uint64_t late_at_ns;	/* the firing that ended it */
+	/*
+	 * Firings while the followed task ran, over the whole trace (it may start before the
+	 * window): what the kernel's RT watchdog counts for RLIMIT_RTTIME, one a tick handler run.
+	 */
+	int followed_firings;
 };
 
 void tick_late_init(struct tick_late *t, uint64_t tick_ns, uint64_t from_ns, uint64_t to_ns);
 /* A switch on the CPU, to its idle task or to a task. */
 void tick_late_switch(struct tick_late *t, bool to_idle);
+/* A switch on the CPU: whether the task switched in is the followed one. */
+void tick_late_follow(struct tick_late *t, bool followed_on);
 /*
  * A firing of the CPU's tick. A gap is judged only where the CPU ran tasks from one firing to
  * the next: an idle CPU may stop its tick (NOHZ), a busy one does not (a nohz_full CPU may:

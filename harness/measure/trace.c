@@ -262,8 +262,10 @@ static void collect(void *ctx, const struct trace_switch *ev)
 		}
 		return;
 	}
-	if (ev->cpu == c->tick_cpu)
+	if (ev->cpu == c->tick_cpu) {
 		tick_late_switch(&c->tick, ev->next_pid == 0);
+		tick_late_follow(&c->tick, c->followed_pid > 0 && ev->next_pid == c->followed_pid);
+	}
 	if (c->oom)
 		return;
 	if (c->count == c->cap) {
@@ -357,6 +359,9 @@ static json_object *tick_json(const struct collected *c, const struct window_shm
 	json_add_double(obj, "late_max_us", c->tick.late_max_ns / 1e3);
 	if (c->tick.late_max_ns)
 		json_add_double(obj, "late_at_ms", ((double)c->tick.late_at_ns - (double)shm->start_ns) / 1e6);
+	/* Only the tick's own handler counts ticks: every timer interrupt would count other hrtimers too. */
+	if (c->followed_pid > 0 && source && strcmp(source, "irq_vectors:local_timer_entry"))
+		json_add_int(obj, "task_firings", c->tick.followed_firings);
 	return obj;
 }
 

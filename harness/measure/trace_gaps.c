@@ -186,13 +186,13 @@ size_t trace_gaps_find(const struct trace_input *in, struct trace_gap **gaps, st
 		}
 		account(&b, &cur, e->ts_ns);
 		if (e->prev_pid == in->task_pid) {
-			sum->hog_seen = true;
+			sum->task_seen = true;
 			task_running = false;
 			if (started && !b.open && e->ts_ns <= in->end_ns && trace_state_runnable(e->prev_state))
 				open_gap(&b, e->ts_ns, false);
 		}
 		if (e->next_pid == in->task_pid) {
-			sum->hog_seen = true;
+			sum->task_seen = true;
 			task_running = true;
 			if (b.open && !close_gap(&b, in, e->ts_ns, false, gaps, &count, &cap, sum))
 				goto oom;
@@ -205,7 +205,7 @@ size_t trace_gaps_find(const struct trace_input *in, struct trace_gap **gaps, st
 		cur.who.task[sizeof(cur.who.task) - 1] = '\0';
 	}
 	qsort(sum->top, (size_t)sum->top_count, sizeof(sum->top[0]), longer_first);
-	if (!sum->hog_seen) {
+	if (!sum->task_seen) {
 		/* Without one event of the hog the window-start gap is a guess: report none. */
 		free(*gaps);
 		*gaps = NULL;
@@ -301,7 +301,7 @@ void trace_gaps_to_json(json_object *obj, const struct trace_input *in, const st
 	json_object *share = json_object_new_object(), *top = json_object_new_array();
 
 	json_add_int64(obj, "events", (int64_t)sum->events);
-	json_add_bool(obj, "hog_seen", sum->hog_seen);
+	json_add_bool(obj, "task_seen", sum->task_seen);
 	json_add_double(obj, "throttle_threshold_us", in->throttle_threshold_us);
 	json_add_int64(obj, "gap_count", (int64_t)sum->gap_count);
 	json_add_double(obj, "gap_total_us", sum->total_ns / 1e3);

@@ -75,7 +75,7 @@ struct trace_input {
 
 struct trace_summary {
 	uint64_t events;	/* sched_switch events inside the window, on every traced CPU */
-	bool hog_seen;		/* the task appears in the events (the hog, or the followed task) */
+	bool task_seen;		/* the followed task (a hog or a periodic RT task) appears in the events */
 	uint64_t gap_count, total_ns, max_ns, throttle_events;
 	/*
 	 * Gaps whose end the trace did not record: the hog's switch-in shows only through its next

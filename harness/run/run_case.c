@@ -517,19 +517,34 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
  */
 /*
  * How much longer than its CPU time a tick count takes here: the kernel counts some figures in
- * ticks (RLIMIT_RTTIME), and an emulator or a busy host delivers fewer than HZ a second of CPU.
- * The window's tasks on the measured CPU used busy seconds of it and it took irqs local timer
- * interrupts (ticks and other hrtimers, so this errs towards 1); 1 when unknown.
+ * ticks (RLIMIT_RTTIME's watchdog, once a tick handler run), and an emulator or a busy host
+ * runs the handler less often than HZ a second of CPU (one late interrupt may move jiffies on
+ * by two, counted once). The best witness is the trace's count of the tick handler's runs
+ * while the followed task ran, against that task's CPU time; without it, the window's tasks on
+ * the measured CPU used busy seconds of it and it took irqs local timer interrupts (ticks and
+ * other hrtimers, so this errs towards 1). 1 when unknown. *from says which.
  */
-static double tick_stretch(const struct run_ctx *ctx, int count)
+static double tick_stretch(const struct run_ctx *ctx, int count, json_object *res, const char **from)
 {
+	json_object *trace, *tick, *firings, *task;
 	double busy_s = 0;
 
+	*from = "unknown";
+	if (json_object_object_get_ex(res, "trace", &trace) && json_object_object_get_ex(trace, "tick", &tick) &&
+	    json_object_object_get_ex(tick, "task_firings", &firings) && json_object_get_int(firings) > 0 &&
+	    json_object_object_get_ex(trace, "pid", &task) && ctx->model.tick_us > 0)
+		for (int i = 0; i < count; i++)
+			if (ctx->shm->task[i].pid == json_object_get_int(task)) {
+				*from = "the trace's tick firings while the followed task ran";
+				return fmax(1, ctx->shm->task[i].rusage_cpu_ns / 1e3 / ctx->model.tick_us /
+						       json_object_get_int(firings));
+			}
 	for (int i = 0; i < count; i++)
 		if (ctx->shm->task[i].config.cpu == ctx->opt->cpu)
 			busy_s += ctx->shm->task[i].rusage_cpu_ns / 1e9;
 	if (ctx->last_timer_irqs <= 0 || ctx->model.tick_us <= 0)
 		return 1;
+	*from = "the measured CPU's timer interrupts over the window";
 	return fmax(1, busy_s * 1e6 / ctx->model.tick_us / ctx->last_timer_irqs);
 }
 
@@ -545,7 +560,8 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 				    json_object **metrics, int count, int *promise_kept, char *why, size_t why_len,
 				    bool may_retry, int *hollow)
 {
-	const double stretch = tick_stretch(ctx, count);
+	const char *stretch_from;
+	const double stretch = tick_stretch(ctx, count, res, &stretch_from);
 	struct check checks[CHECKS_MAX];
 	struct judge_context jc = {
 		.scenario = s, .model = &ctx->model, .limiter = limiter, .policy = p, .noise = &ctx->noise,
@@ -560,6 +576,7 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
 	json_object_object_get_ex(res, "trace", &jc.trace);
 	json_add_double(res, "tick_stretch", stretch);
+	json_add_str(res, "tick_stretch_from", stretch_from);
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	*promise_kept = -1;
 	*hollow = 0;
@@ -579,6 +596,17 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 	if (!retry_wanted(may_retry, *hollow, verdict))
 		ktap_checks(name, checks, n);
 	return verdict;
+}
+
+/* The window measured and left out when a case runs again: its time is measuring time too. */
+static json_object *retried_json(const char *name, double window_s, int hollow)
+{
+	json_object *obj = json_object_new_object();
+
+	json_add_str(obj, "case", name);
+	json_add_double(obj, "window_s", window_s);
+	json_add_int(obj, "too_wide_checks", hollow);
+	return obj;
 }
 
 /* The first task of a role on the measured CPU (the one the checks name), or -1. */
@@ -750,6 +778,7 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	if (retry_wanted(may_retry, hollow, verdict)) {
 		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor: measuring the "
 			  "noise floor again and the case once more", name, hollow);
+		json_object_object_add(ctx->root, "retried", retried_json(name, window_s, hollow));
 		json_object_put(res);
 		return true;
 	}

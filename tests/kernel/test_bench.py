@@ -95,7 +95,7 @@ def test_share_is_judged_against_the_trace():
         return {"scenario": "fifo-hog-share", "policy": {"name": "default"}, "verdict": "pass", "steal_us": steal_us,
                 "window_s": 10.0, "checks": [{"task": "hog", "metric": "cpu_share_periods"}],
                 "tasks": [{"name": "hog", "role": "hog", "metrics": {"cpu_share": cpu_share, "window_s": 10.0}}],
-                "trace": {"status": "recorded", "hog_seen": True, "gap_total_us": gap_total_us, "gap_count": 10,
+                "trace": {"status": "recorded", "task_seen": True, "gap_total_us": gap_total_us, "gap_count": 10,
                           "gaps_unresolved": 0, "events_lost": 0}}
     untraced = dict(result(0.95, 0), trace={"status": "skipped", "reason": "--no-trace"})
     runs = [("10s", {"results": [result(0.9500, 500000.0), untraced]}),
@@ -157,3 +157,19 @@ def test_timing_runs_list_what_failed():
     assert counts == {"fail": 1, "error": 1, "pass": 1}, counts
     assert lines == ["fifo-hog-share.r0.5p1s: failed hog.gap_max_us 518832 approx 500000 +- 8815",
                      "fifo-hog-share.r0.3p10ms: error: the kernel refused policy r0.3p10ms"], lines
+
+
+def test_a_case_measured_twice_counts_both_windows():
+    # A case whose checks came back too wide ran again after a second noise floor: the wall
+    # time of the first window and floor was spent measuring, and the ratio counts it.
+    run = {"run": {"cmdline": "rtthrottle run --probe-seconds 0"}, "settle_s": 1.5,
+           "noise_floor": {"window_s": 3.0},
+           "results": [{"window_s": 3.0, "verdict": "pass"}, {"window_s": 8.0, "verdict": "unjudged"},
+                       {"window_s": 2.0, "verdict": "skip"}]}
+    windows, settle = bench.windows_and_settle(run)
+    assert windows == 14.0 and settle == 1.5 and bench.retried_note(run) == "no case ran again", windows
+    run["noise_floor_first"] = {"window_s": 3.0}
+    run["retried"] = {"case": "burst.default", "window_s": 8.0, "too_wide_checks": 1}
+    windows, _ = bench.windows_and_settle(run)
+    assert windows == 25.0, windows
+    assert bench.retried_note(run).startswith("11.0 s of them the case burst.default"), bench.retried_note(run)

@@ -40,7 +40,7 @@ def test_trace_gaps_match_the_hogs_own():
     proc, res = _run()
     trace, hog = res["trace"], _hog(res)
     assert trace["status"] == "recorded", trace
-    assert trace["events_lost"] == 0 and trace["hog_seen"], trace
+    assert trace["events_lost"] == 0 and trace["task_seen"], trace
     assert trace["cpus"] == [res["tasks"][0]["cpu"]]
     # Classic throttling at 950000/1000000: one ~50 ms gap a second (plus up to a tick or two
     # before the throttle bites), filled by the CFS victim.
@@ -134,7 +134,7 @@ def test_a_periodic_task_beside_no_hog_has_its_waits_followed():
     for res in results:
         trace, app = res["trace"], rtt.metrics(res, "periodic")
         assert trace["status"] == "recorded" and trace["task"] == "app" and trace["wakeups_traced"], trace
-        assert trace["hog_seen"] and trace["gap_count"] >= 1, trace
+        assert trace["task_seen"] and trace["gap_count"] >= 1, trace
         # A wait lies inside one job's response (from its release to its end): the longest
         # wait is at most the longest response the app measured itself. Waits ending in the
         # window's last 100 ms (a throttle slot and more) may belong to a job still running.

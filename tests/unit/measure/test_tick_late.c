@@ -90,3 +90,24 @@ TEST(tick_late_only_gaps_ending_in_the_window_count)
 	CHECK(t.late_max_ns == 50 * MS && t.late_at_ns == 350 * MS, "late %llu", (unsigned long long)t.late_max_ns);
 	CHECK(t.firings == 25 + 1 + 63, "firings %d", t.firings);
 }
+
+TEST(tick_late_counts_the_followed_tasks_ticks_as_the_rt_watchdog_does)
+{
+	/*
+	 * The watchdog counts a tick handler run while the task runs, before the window too: an
+	 * emulator's handler every 8 ms while the task ran 400 ms counts 50, not 100.
+	 */
+	struct tick_late t;
+
+	tick_late_init(&t, 4 * MS, 200 * MS, 1000 * MS);
+	tick_late_switch(&t, false);
+	tick_late_follow(&t, false);
+	ticks(&t, 0, 100 * MS);	/* another task: 25 not counted */
+	tick_late_follow(&t, true);
+	for (uint64_t at = 100 * MS; at < 500 * MS; at += 8 * MS)
+		tick_late_firing(&t, at);
+	tick_late_switch(&t, true);
+	tick_late_follow(&t, false);
+	ticks(&t, 500 * MS, 600 * MS);
+	CHECK(t.followed_firings == 50, "followed firings %d", t.followed_firings);
+}

@@ -127,7 +127,7 @@ TEST(trace_gaps_without_the_hog)
 	struct trace_gap *gaps;
 	size_t n = trace_gaps_find(&in, &gaps, &sum);
 
-	CHECK(n == 0 && !gaps && !sum.hog_seen && sum.gap_count == 0 && sum.events == 2, "no hog, no gaps");
+	CHECK(n == 0 && !gaps && !sum.task_seen && sum.gap_count == 0 && sum.events == 2, "no hog, no gaps");
 	in.count = 0;
 	n = trace_gaps_find(&in, &gaps, &sum);
 	CHECK(n == 0 && !gaps && sum.events == 0, "no events at all");
