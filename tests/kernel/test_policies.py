@@ -106,7 +106,11 @@ def test_unlimited_matches_detected_regime():
 
 def test_knobs_restored_and_recorded():
     doc = _run_once()
-    assert _doc["proc"].returncode == 0, _doc["proc"].stderr[-2000:]
+    # 0, or 125 when the noise left a result unjudged after both tries: nothing failed, nothing
+    # errored, and the knobs were put back either way (1 would mean one was not).
+    verdicts = {r.get("verdict") for r in doc["results"]}
+    assert _doc["proc"].returncode == 0 or (_doc["proc"].returncode == 125 and "unjudged" in verdicts and
+                                            not verdicts & {"fail", "error"}), (verdicts, _doc["proc"].stderr[-2000:])
     assert doc["knobs_before"] == doc["knobs_after"], (doc["knobs_before"], doc["knobs_after"])
     assert doc["knobs_restored"] is True
     assert _doc["knobs_after"] == _doc["knobs_before"], (_doc["knobs_before"], _doc["knobs_after"])
