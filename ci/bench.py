@@ -668,7 +668,7 @@ def fig_efficiency(b, quick, quick_meas, one, one_meas):
              f"(wall {quick_meas['wall_s']:.1f} s, windows {w:.1f} s ({retried_note(quick)}), settle {s:.1f} s"
              " (the run's settle_s);"
              f" without the settle {ratio_ns:.2f}; setup + teardown of a one-scenario run"
-             f" {overhead_ms:.0f} ms ({retried_note(one)}))")
+             f" {overhead_ms:.0f} ms beside its windows {w1:.1f} s ({retried_note(one)}))")
 
 
 def retried_note(data):

@@ -512,33 +512,28 @@ static void record_error(struct run_ctx *ctx, json_object *res, const char *name
 }
 
 /*
- * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
- * figures passed, 0 when one failed, -1 when none was judged.
- */
-/*
  * How much longer than its CPU time a tick count takes here: the kernel counts some figures in
  * ticks (RLIMIT_RTTIME's watchdog, once a tick handler run), and an emulator or a busy host
  * runs the handler less often than HZ a second of CPU (one late interrupt may move jiffies on
  * by two, counted once). The best witness is the trace's count of the tick handler's runs
  * while the followed task ran, against that task's CPU time; without it, the window's tasks on
  * the measured CPU used busy seconds of it and it took irqs local timer interrupts (ticks and
- * other hrtimers, so this errs towards 1). 1 when unknown. *from says which.
+ * other hrtimers, so this errs towards 1). 1 when unknown. *from says which. traced: the
+ * task the trace followed, or -1.
  */
-static double tick_stretch(const struct run_ctx *ctx, int count, json_object *res, const char **from)
+static double tick_stretch(const struct run_ctx *ctx, int count, int traced, json_object *res, const char **from)
 {
-	json_object *trace, *tick, *firings, *task;
+	json_object *trace, *tick, *firings;
 	double busy_s = 0;
 
 	*from = "unknown";
-	if (json_object_object_get_ex(res, "trace", &trace) && json_object_object_get_ex(trace, "tick", &tick) &&
-	    json_object_object_get_ex(tick, "task_firings", &firings) && json_object_get_int(firings) > 0 &&
-	    json_object_object_get_ex(trace, "pid", &task) && ctx->model.tick_us > 0)
-		for (int i = 0; i < count; i++)
-			if (ctx->shm->task[i].pid == json_object_get_int(task)) {
-				*from = "the trace's tick firings while the followed task ran";
-				return fmax(1, ctx->shm->task[i].rusage_cpu_ns / 1e3 / ctx->model.tick_us /
-						       json_object_get_int(firings));
-			}
+	if (traced >= 0 && ctx->model.tick_us > 0 && json_object_object_get_ex(res, "trace", &trace) &&
+	    json_object_object_get_ex(trace, "tick", &tick) &&
+	    json_object_object_get_ex(tick, "task_firings", &firings) && json_object_get_int(firings) > 0) {
+		*from = "the trace's tick firings while the followed task ran";
+		return fmax(1, ctx->shm->task[traced].rusage_cpu_ns / 1e3 / ctx->model.tick_us /
+				       json_object_get_int(firings));
+	}
 	for (int i = 0; i < count; i++)
 		if (ctx->shm->task[i].config.cpu == ctx->opt->cpu)
 			busy_s += ctx->shm->task[i].rusage_cpu_ns / 1e9;
@@ -554,14 +549,18 @@ static bool retry_wanted(bool may_retry, int hollow, const char *verdict)
 	return may_retry && hollow && !strcmp(verdict, "unjudged");
 }
 
+/*
+ * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
+ * figures passed, 0 when one failed, -1 when none was judged. traced: the task the trace followed.
+ */
 static const char *judge_and_record(struct run_ctx *ctx, const char *name, const struct scenario *s,
 				    const struct policy *p, int sweep,
 				    const struct limiter *limiter, double window_s, json_object *res,
-				    json_object **metrics, int count, int *promise_kept, char *why, size_t why_len,
-				    bool may_retry, int *hollow)
+				    json_object **metrics, int count, int traced, int *promise_kept, char *why,
+				    size_t why_len, bool may_retry, int *hollow)
 {
 	const char *stretch_from;
-	const double stretch = tick_stretch(ctx, count, res, &stretch_from);
+	const double stretch = tick_stretch(ctx, count, traced, res, &stretch_from);
 	struct check checks[CHECKS_MAX];
 	struct judge_context jc = {
 		.scenario = s, .model = &ctx->model, .limiter = limiter, .policy = p, .noise = &ctx->noise,
@@ -768,8 +767,8 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 							      threshold_for(ctx, &limiter, ROLE_HOG),
 							      (uint64_t)p->period_us * 1000ull,
 							      (uint64_t)(ctx->model.tick_us * 1000)));
-	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, &kept, unjudged,
-				   sizeof(unjudged), may_retry, &hollow);
+	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, traced, &kept,
+				   unjudged, sizeof(unjudged), may_retry, &hollow);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
 	if (promised)

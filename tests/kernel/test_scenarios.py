@@ -165,16 +165,19 @@ def test_rlimit_rttime_signals_never_early():
     assert soft < hard and hog["killed_by_signal"] == 9, hog
     print(f"# SIGXCPU at {soft:.1f} ms of CPU (soft limit 200), SIGKILL at {hard:.1f} ms (hard limit 400)")
     # The tick count's stretch comes from the trace where the tick's handler is in kallsyms: its
-    # runs while the hog ran, which the RT watchdog counts (a run that finds jiffies moved on by
-    # two counts once): the hog's CPU time in ticks over them, at least 1.
+    # runs while the hog ran, which the RT watchdog counts. Every tick of the hog's CPU time has
+    # its handler run here (the tick's hrtimer on time), but the first and last tick's part, and
+    # ticks the hypervisor stole (charged as CPU, no handler run): fewer is a lost tick.
     trace = res.get("trace") or {}
     firings = (trace.get("tick") or {}).get("task_firings")
     if firings is None:
         assert res["tick_stretch_from"] != "the trace's tick firings while the followed task ran", res
         return
     assert res["tick_stretch_from"] == "the trace's tick firings while the followed task ran", res
-    cpu_ticks = hard * 1000 / doc["kernel_model"]["predicted"]["tick_us"]
-    assert abs(res["tick_stretch"] - max(1.0, cpu_ticks / firings)) < 1e-6, (res["tick_stretch"], cpu_ticks, firings)
+    tick_us = doc["kernel_model"]["predicted"]["tick_us"]
+    cpu_ticks = hard * 1000 / tick_us
+    lost_allowed = 2 + res["steal_us"] / tick_us
+    assert firings >= cpu_ticks - lost_allowed, (firings, cpu_ticks, lost_allowed)
     print(f"# {firings} tick handler runs while the hog ran {cpu_ticks:.1f} ticks of CPU: stretch {res['tick_stretch']:.3f}")
 
 
