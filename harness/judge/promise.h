@@ -48,6 +48,11 @@ struct promise {
 	double worst_period_at_ms;	/* start of the period with the most RT */
 	bool cfs_measured;
 	double cfs_period_min_us;	/* the least the CFS task got in one period */
+	/*
+	 * The most CFS CPU time of one period on that grid whose side of a boundary is unknown:
+	 * at each end, a sampling step's, or what was charged to the task inside a gap around it.
+	 */
+	double cfs_placement_us;
 	int throttle_ends, throttle_ends_on_grid;
 	/*
 	 * The longest the machine took the CPU from both tasks in this window: a hog's gap too short
@@ -61,6 +66,7 @@ struct promise {
 	/* On the fair server's grid */
 	int fs_periods;
 	double fs_phase_us, fs_grid_step_us, fs_cfs_period_min_us;
+	double fs_placement_us;		/* as cfs_placement_us, on the fair server's grid */
 	double cfs_wait_bound_us;	/* the longest CFS wait the promises allow (0: none promised) */
 	double cfs_wait_max_us;		/* the CFS task's longest wait (its longest gap), -1: no CFS task */
 };

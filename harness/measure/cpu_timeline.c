@@ -60,15 +60,11 @@ bool cpu_timeline_build(const struct task_record *rec, struct cpu_timeline *tl)
 	return true;
 }
 
-static double cpu_at(const struct cpu_timeline *tl, uint64_t t)
+/* The last point at or before t (lo) and the first after it (hi), t within the points. */
+static void bracket(const struct cpu_timeline *tl, uint64_t t, int *lo_out, int *hi_out)
 {
 	int lo = 0, hi = tl->count - 1;
 
-	if (t <= tl->t_ns[0])
-		return (double)tl->cpu_ns[0];
-	if (t >= tl->t_ns[hi])
-		return (double)tl->cpu_ns[hi];
-	/* The last point at or before t. */
 	while (hi - lo > 1) {
 		int mid = (lo + hi) / 2;
 
@@ -77,10 +73,33 @@ static double cpu_at(const struct cpu_timeline *tl, uint64_t t)
 		else
 			hi = mid;
 	}
+	*lo_out = lo;
+	*hi_out = hi;
+}
+
+static double cpu_at(const struct cpu_timeline *tl, uint64_t t)
+{
+	int lo, hi;
+
+	if (t <= tl->t_ns[0])
+		return (double)tl->cpu_ns[0];
+	if (t >= tl->t_ns[tl->count - 1])
+		return (double)tl->cpu_ns[tl->count - 1];
+	bracket(tl, t, &lo, &hi);
 	if (tl->t_ns[hi] == tl->t_ns[lo])
 		return (double)tl->cpu_ns[hi];
 	return (double)tl->cpu_ns[lo] + (double)(tl->cpu_ns[hi] - tl->cpu_ns[lo]) *
 						(double)(t - tl->t_ns[lo]) / (double)(tl->t_ns[hi] - tl->t_ns[lo]);
+}
+
+double cpu_timeline_unplaced_at(const struct cpu_timeline *tl, uint64_t t)
+{
+	int lo, hi;
+
+	if (tl->count < 2 || t <= tl->t_ns[0] || t >= tl->t_ns[tl->count - 1])
+		return 0;
+	bracket(tl, t, &lo, &hi);
+	return (double)(tl->cpu_ns[hi] - tl->cpu_ns[lo]);
 }
 
 double cpu_timeline_between(const struct cpu_timeline *tl, uint64_t from_ns, uint64_t to_ns)

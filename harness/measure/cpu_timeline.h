@@ -30,5 +30,12 @@ struct cpu_timeline {
 bool cpu_timeline_build(const struct task_record *rec, struct cpu_timeline *tl);
 /* CPU time used in [from_ns, to_ns), both within [0, end_ns]. */
 double cpu_timeline_between(const struct cpu_timeline *tl, uint64_t from_ns, uint64_t to_ns);
+/*
+ * The CPU time (ns) between the two readings around `t`: how much of it may lie on either side
+ * of t, interpolation notwithstanding. A sampling step's CPU while the task ran; inside a long
+ * gap, what the kernel charged it there without its running its loop (a wake-up's interrupt
+ * taken in its context, a stall): the task cannot say when. 0 outside the timeline.
+ */
+double cpu_timeline_unplaced_at(const struct cpu_timeline *tl, uint64_t t);
 
 #endif

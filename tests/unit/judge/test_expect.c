@@ -451,7 +451,7 @@ static const char textbook_hog[] =
 static const char textbook_victim[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
 	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
-	" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"cfs_placement_us\": 500, \"fs_placement_us\": 500, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 
 TEST(judge_fifo_hog_textbook_classic)
 {
@@ -549,7 +549,7 @@ TEST(judge_hollow_tolerance_is_unjudged_not_passed)
 	static const char starved_victim[] =
 		"{\"window_s\": 10, \"cpu_share\": 0.0, \"cpu_share_periods\": 0.0, \"periods_span_s\": 9,"
 		" \"starvation_max_us\": 10000000, \"cfs_period_min_us\": 0, \"fs_period_min_us\": 0,"
-		" \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+		" \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100, \"cfs_placement_us\": 500, \"fs_placement_us\": 500, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 	const struct check *c;
 	int n, hollow = 0;
 
@@ -1127,7 +1127,7 @@ static const char *const duty_612rt_096[] = {
 	"app", "{\"cpu_share\": 0.9515, \"jobs\": 200, \"deadline_misses\": 161, \"throttled_misses\": 102, \"gaps_without_cfs\": 0,"
 	       " \"job_cpu_us\": 9611.5}",
 	"cfs", "{\"cpu_share\": 0.0390, \"starvation_max_us\": 730965, \"fs_periods\": 1, \"fs_period_min_us\": 52000,"
-	       " \"fs_grid_step_us\": 250}",
+	       " \"fs_grid_step_us\": 250, \"fs_placement_us\": 500}",
 	NULL,
 };
 
@@ -1137,13 +1137,13 @@ TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
 	const char *const starved_cfs[] = {
 		"app", duty_612rt_096[1],
 		"cfs", "{\"cpu_share\": 0.0, \"starvation_max_us\": 2000000, \"fs_periods\": 1, \"fs_period_min_us\": 0,"
-		       " \"fs_grid_step_us\": 250}",
+		       " \"fs_grid_step_us\": 250, \"fs_placement_us\": 500}",
 		NULL,
 	};
 	const char *const app_05[] = {
 		"app", "{\"cpu_share\": 0.515, \"jobs\": 200, \"deadline_misses\": 1, \"throttled_misses\": 3, \"gaps_without_cfs\": 0, \"job_cpu_us\": 5005}",
 		"cfs", "{\"cpu_share\": 0.479, \"starvation_max_us\": 12460, \"fs_periods\": 1, \"fs_period_min_us\": 480000,"
-		       " \"fs_grid_step_us\": 250}",
+		       " \"fs_grid_step_us\": 250, \"fs_placement_us\": 500}",
 		NULL,
 	};
 	const struct check *c;
@@ -1247,7 +1247,7 @@ TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
 		const char *const app_094[] = {
 			"app", "{\"cpu_share\": 0.947, \"jobs\": 200, \"deadline_misses\": 108, \"throttled_misses\": 98, \"gaps_without_cfs\": 0,"
 			       " \"job_cpu_us\": 9406}",
-			"cfs", "{\"cpu_share\": 0.05, \"fs_periods\": 1, \"fs_period_min_us\": 60000, \"fs_grid_step_us\": 250}",
+			"cfs", "{\"cpu_share\": 0.05, \"fs_periods\": 1, \"fs_period_min_us\": 60000, \"fs_grid_step_us\": 250, \"fs_placement_us\": 500}",
 			NULL,
 		};
 		const char *const app_09[] = {
