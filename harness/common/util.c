@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -46,6 +47,43 @@ bool parse_double(const char *text, double min, double max, double *out)
 		return false;
 	*out = value;
 	return true;
+}
+
+bool parse_duration_us(const char *text, int64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double us;
+	} units[] = { { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 } };
+	char number[32];
+	size_t digits = strspn(text, "0123456789.");
+	double value, us;
+
+	if (digits == 0 || digits >= sizeof(number))
+		return false;
+	snprintf(number, sizeof(number), "%.*s", (int)digits, text);
+	if (!parse_double(number, 0, 1e12, &value))
+		return false;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(text + digits, units[i].suffix))
+			continue;
+		us = value * units[i].us;
+		if (us > INT32_MAX || fabs(us - round(us)) > 1e-6 * us)
+			return false;
+		*out = (int64_t)llround(us);
+		return true;
+	}
+	return false;
+}
+
+void format_duration_us(int64_t us, char *buf, size_t len)
+{
+	if (us != 0 && us % 1000000 == 0)
+		snprintf(buf, len, "%" PRId64 "s", us / 1000000);
+	else if (us != 0 && us % 1000 == 0)
+		snprintf(buf, len, "%" PRId64 "ms", us / 1000);
+	else
+		snprintf(buf, len, "%" PRId64 "us", us);
 }
 
 static uint64_t clock_ns(clockid_t clock)

@@ -33,6 +33,14 @@ bool parse_i64(const char *text, int64_t min, int64_t max, int64_t *out);
 /* Parse a whole string as a finite double in [min, max]. */
 bool parse_double(const char *text, double min, double max, double *out);
 
+/*
+ * "50ms", "1.5s", "1500us": a whole number of microseconds from 0 to INT32_MAX with its unit;
+ * false on anything else.
+ */
+bool parse_duration_us(const char *text, int64_t *out);
+/* "2s", "100ms", "1500us": the largest unit that keeps the value whole (parse_duration_us reads it). */
+void format_duration_us(int64_t us, char *buf, size_t len);
+
 uint64_t now_ns(void);           /* CLOCK_MONOTONIC */
 uint64_t realtime_ns(void);      /* CLOCK_REALTIME */
 void sleep_until_ns(uint64_t monotonic_ns);

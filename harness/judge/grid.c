@@ -20,51 +20,13 @@ static bool __attribute__((format(printf, 3, 4))) refuse(char *why, size_t len, 
 	return false;
 }
 
-void grid_format_us(int64_t us, char *buf, size_t len)
-{
-	if (us != 0 && us % 1000000 == 0)
-		snprintf(buf, len, "%" PRId64 "s", us / 1000000);
-	else if (us != 0 && us % 1000 == 0)
-		snprintf(buf, len, "%" PRId64 "ms", us / 1000);
-	else
-		snprintf(buf, len, "%" PRId64 "us", us);
-}
-
 /* The row part of a cell's name: the ratio as written (%g), or the runtime with its unit. */
 static void row_label(const struct grid *g, int row, char *buf, size_t len)
 {
 	if (g->by_runtime)
-		grid_format_us(g->runtimes_us[row], buf, len);
+		format_duration_us(g->runtimes_us[row], buf, len);
 	else
 		snprintf(buf, len, "%g", g->ratios[row]);
-}
-
-/* "50ms", "1.5s", "1500us": a whole, positive number of microseconds. */
-static bool parse_duration_us(const char *text, int64_t *out)
-{
-	static const struct {
-		const char *suffix;
-		double us;
-	} units[] = { { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 } };
-	char number[32];
-	size_t digits = strspn(text, "0123456789.");
-	double value, us;
-
-	if (digits == 0 || digits >= sizeof(number))
-		return false;
-	snprintf(number, sizeof(number), "%.*s", (int)digits, text);
-	if (!parse_double(number, 0, 1e12, &value))
-		return false;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(text + digits, units[i].suffix))
-			continue;
-		us = value * units[i].us;
-		if (us < 1 || us > INT32_MAX || fabs(us - round(us)) > 1e-6 * us)
-			return false;
-		*out = (int64_t)llround(us);
-		return true;
-	}
-	return false;
 }
 
 bool grid_add_ratio(struct grid *g, double ratio, char *why, size_t len)
@@ -88,19 +50,27 @@ bool grid_add_ratio(struct grid *g, double ratio, char *why, size_t len)
 	return true;
 }
 
+/* Appends a time to one axis: at most GRID_AXIS_MAX, each once. `what` names a value in messages. */
+static bool append_time(int64_t *list, int *count, int64_t us, const char *what, char *why, size_t len)
+{
+	if (*count == GRID_AXIS_MAX)
+		return refuse(why, len, "more than %d %ss", GRID_AXIS_MAX, what);
+	for (int i = 0; i < *count; i++)
+		if (list[i] == us)
+			return refuse(why, len, "%s %" PRId64 " us given twice", what, us);
+	list[(*count)++] = us;
+	return true;
+}
+
 bool grid_add_runtime(struct grid *g, int64_t runtime_us, char *why, size_t len)
 {
 	if (g->row_count && !g->by_runtime)
 		return refuse(why, len, "give ratios or runtimes, not both");
 	if (runtime_us < 1 || runtime_us > INT32_MAX)
 		return refuse(why, len, "runtime %" PRId64 " us is outside 1..2147483647 us", runtime_us);
-	if (g->row_count == GRID_AXIS_MAX)
-		return refuse(why, len, "more than %d runtimes", GRID_AXIS_MAX);
-	for (int i = 0; i < g->row_count; i++)
-		if (g->runtimes_us[i] == runtime_us)
-			return refuse(why, len, "runtime %" PRId64 " us given twice", runtime_us);
+	if (!append_time(g->runtimes_us, &g->row_count, runtime_us, "runtime", why, len))
+		return false;
 	g->by_runtime = true;
-	g->runtimes_us[g->row_count++] = runtime_us;
 	return true;
 }
 
@@ -109,13 +79,33 @@ bool grid_add_period(struct grid *g, int64_t period_us, char *why, size_t len)
 	if (period_us < GRID_PERIOD_MIN_US || period_us > GRID_PERIOD_MAX_US)
 		return refuse(why, len, "period %" PRId64 " us is outside %d us..%d s", period_us, GRID_PERIOD_MIN_US,
 			      GRID_PERIOD_MAX_US / 1000000);
-	if (g->period_count == GRID_AXIS_MAX)
-		return refuse(why, len, "more than %d periods", GRID_AXIS_MAX);
-	for (int i = 0; i < g->period_count; i++)
-		if (g->periods_us[i] == period_us)
-			return refuse(why, len, "period %" PRId64 " us given twice", period_us);
-	g->periods_us[g->period_count++] = period_us;
-	return true;
+	return append_time(g->periods_us, &g->period_count, period_us, "period", why, len);
+}
+
+bool grid_add_fair_server(struct grid *g, int64_t runtime_us, char *why, size_t len)
+{
+	if (runtime_us < 0 || runtime_us > FAIR_SERVER_DEFAULT_PERIOD_US)
+		return refuse(why, len, "fair-server runtime %" PRId64 " us is outside 0..1s (its period is 1 s)",
+			      runtime_us);
+	return append_time(g->fair_server_us, &g->fair_server_count, runtime_us, "fair-server runtime", why, len);
+}
+
+/* One value of a time axis; a fair-server runtime may be a bare 0 (off). */
+static bool parse_time_item(const char *axis, const char *item, struct grid *g, char *reason, size_t len)
+{
+	int64_t us = 0;
+
+	if (strcmp(axis, "fair_server") || strcmp(item, "0")) {
+		if (!parse_duration_us(item, &us))
+			return refuse(reason, len, "not a time with a unit: a whole number of microseconds written as "
+						   "1500us, 50ms or 1.5s%s",
+				      strcmp(axis, "fair_server") ? "" : " (or 0: off)");
+	}
+	if (!strcmp(axis, "runtimes"))
+		return grid_add_runtime(g, us, reason, len);
+	if (!strcmp(axis, "periods"))
+		return grid_add_period(g, us, reason, len);
+	return grid_add_fair_server(g, us, reason, len);
 }
 
 /* One "AXIS=LIST" word. */
@@ -129,12 +119,12 @@ static bool parse_axis(struct grid *g, const char *word, char *why, size_t len)
 		return refuse(why, len, "'%s' is not AXIS=LIST (ratios=0.5,0.95 or runtimes=25ms,50ms, and periods=50ms,1s)",
 			      word);
 	snprintf(axis, sizeof(axis), "%.*s", (int)(eq - word), word);
-	if (strcmp(axis, "ratios") && strcmp(axis, "runtimes") && strcmp(axis, "periods"))
-		return refuse(why, len, "unknown axis '%s' (ratios, runtimes or periods)", axis);
-	rows = strcmp(axis, "periods") != 0;
+	if (strcmp(axis, "ratios") && strcmp(axis, "runtimes") && strcmp(axis, "periods") && strcmp(axis, "fair_server"))
+		return refuse(why, len, "unknown axis '%s' (ratios, runtimes, periods or fair_server)", axis);
+	rows = !strcmp(axis, "ratios") || !strcmp(axis, "runtimes");
 	if (rows && g->row_count && strcmp(axis, g->by_runtime ? "runtimes" : "ratios"))
 		return refuse(why, len, "give ratios or runtimes, not both");
-	if (rows ? g->row_count > 0 : g->period_count > 0)
+	if (rows ? g->row_count > 0 : !strcmp(axis, "periods") ? g->period_count > 0 : g->fair_server_count > 0)
 		return refuse(why, len, "%s given twice (the rows are ratios or runtimes, the columns periods)", axis);
 	if (snprintf(list, sizeof(list), "%s", eq + 1) >= (int)sizeof(list))
 		return refuse(why, len, "%s: list too long", axis);
@@ -143,18 +133,13 @@ static bool parse_axis(struct grid *g, const char *word, char *why, size_t len)
 	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char reason[160];
 		double ratio;
-		int64_t us;
 		bool ok;
 
 		if (!strcmp(axis, "ratios"))
 			ok = parse_double(item, -1e9, 1e9, &ratio) ? grid_add_ratio(g, ratio, reason, sizeof(reason))
 								   : refuse(reason, sizeof(reason), "not a number");
-		else if (!parse_duration_us(item, &us))
-			ok = refuse(reason, sizeof(reason),
-				    "not a time with a unit: a whole number of microseconds written as 1500us, 50ms or 1.5s");
 		else
-			ok = !strcmp(axis, "runtimes") ? grid_add_runtime(g, us, reason, sizeof(reason))
-						       : grid_add_period(g, us, reason, sizeof(reason));
+			ok = parse_time_item(axis, item, g, reason, sizeof(reason));
 		if (!ok)
 			return refuse(why, len, "%s: '%s': %s", axis, item, reason);
 	}
@@ -176,7 +161,7 @@ bool grid_parse(struct grid *g, const char *text, char *why, size_t len)
 
 int grid_cell_count(const struct grid *g)
 {
-	return g->row_count * g->period_count;
+	return g->row_count * g->period_count * (g->fair_server_count ? g->fair_server_count : 1);
 }
 
 bool grid_complete(const struct grid *g, char *why, size_t len)
@@ -186,35 +171,46 @@ bool grid_complete(const struct grid *g, char *why, size_t len)
 	if (!g->period_count)
 		return refuse(why, len, "no columns: give periods");
 	if (grid_cell_count(g) > GRID_CELLS_MAX)
-		return refuse(why, len, "%d x %d = %d cells, at most %d", g->row_count, g->period_count,
-			      grid_cell_count(g), GRID_CELLS_MAX);
+		return refuse(why, len, "%d x %d%s = %d cells, at most %d", g->row_count, g->period_count,
+			      g->fair_server_count ? " x fair-server runtimes" : "", grid_cell_count(g), GRID_CELLS_MAX);
 	return true;
+}
+
+/* Cell n (0-based): row r, period column c, fair-server runtime f (-1: no such axis). */
+static void grid_cell(const struct grid *g, int r, int c, int f, int n, struct policy *p)
+{
+	int64_t period = g->periods_us[c];
+	char row[20], column[20];
+
+	memset(p, 0, sizeof(*p));
+	row_label(g, r, row, sizeof(row));
+	format_duration_us(period, column, sizeof(column));
+	snprintf(p->name, sizeof(p->name), "r%sp%s", row, column);
+	p->period_us = period;
+	p->runtime_us = g->by_runtime ? g->runtimes_us[r] : llround(g->ratios[r] * (double)period);
+	p->origin = "a cell of a knob grid";
+	p->grid = (struct policy_grid_place){
+		.cell = n + 1,
+		.cells = grid_cell_count(g),
+		.ratio = g->by_runtime ? (double)g->runtimes_us[r] / (double)period : g->ratios[r],
+		.by_runtime = g->by_runtime,
+	};
+	if (f >= 0)
+		policy_with_fair_server(p, &(struct policy_fair_server){
+						   .set = true,
+						   .runtime_us = g->fair_server_us[f],
+						   .period_us = FAIR_SERVER_DEFAULT_PERIOD_US,
+					   });
 }
 
 int grid_policies(const struct grid *g, struct policy *out)
 {
 	int n = 0;
 
-	for (int r = 0; r < g->row_count; r++)
-		for (int c = 0; c < g->period_count; c++, n++) {
-			struct policy *p = &out[n];
-			int64_t period = g->periods_us[c];
-			char row[20], column[20];
-
-			memset(p, 0, sizeof(*p));
-			row_label(g, r, row, sizeof(row));
-			grid_format_us(period, column, sizeof(column));
-			snprintf(p->name, sizeof(p->name), "r%sp%s", row, column);
-			p->period_us = period;
-			p->runtime_us = g->by_runtime ? g->runtimes_us[r] : llround(g->ratios[r] * (double)period);
-			p->origin = "a cell of a knob grid";
-			p->grid = (struct policy_grid_place){
-				.cell = n + 1,
-				.cells = grid_cell_count(g),
-				.ratio = g->by_runtime ? (double)g->runtimes_us[r] / (double)period : g->ratios[r],
-				.by_runtime = g->by_runtime,
-			};
-		}
+	for (int f = g->fair_server_count ? 0 : -1; f < g->fair_server_count; f++)
+		for (int r = 0; r < g->row_count; r++)
+			for (int c = 0; c < g->period_count; c++, n++)
+				grid_cell(g, r, c, f, n, &out[n]);
 	return n;
 }
 

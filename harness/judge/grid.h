@@ -2,7 +2,9 @@
 /*
  * Knob grids: every RT runtime (or runtime/period ratio) crossed with every period, each cell a
  * policy named after its values (r0.95p100ms, r25msp50ms) so runs of the same grid compare cell
- * by cell. Declared with `rtthrottle run --grid` or a scenario's "grid" object.
+ * by cell; a fair_server axis (fair-server runtimes against the kernel's 1 s period) repeats
+ * the grid for each (r0.95p100ms-fs10ms, -fs0: off). Declared with `rtthrottle run --grid` or a
+ * scenario's "grid" object.
  */
 #ifndef RTT_GRID_H
 #define RTT_GRID_H
@@ -29,22 +31,29 @@ struct grid {
 	int row_count;
 	int64_t periods_us[GRID_AXIS_MAX];
 	int period_count;
+	int64_t fair_server_us[GRID_AXIS_MAX];	/* runtimes, 0: off; none given: left alone */
+	int fair_server_count;
 };
 
 /*
- * One --grid argument: "ratios=LIST", "runtimes=LIST" or "periods=LIST", or several of them
- * separated by blanks. Ratios are decimals in (0, 1]; runtimes and periods take a unit (us, ms
- * or s: 50ms, 1.5s). False with why on a bad value, an axis given twice or a value repeated.
+ * One --grid argument: "ratios=LIST", "runtimes=LIST", "periods=LIST" or "fair_server=LIST", or
+ * several of them separated by blanks. Ratios are decimals in (0, 1]; runtimes, periods and
+ * fair-server runtimes take a unit (us, ms or s: 50ms, 1.5s; a fair-server runtime may be 0).
+ * False with why on a bad value, an axis given twice or a value repeated.
  */
 bool grid_parse(struct grid *g, const char *text, char *why, size_t len);
 /* The same rules for values read elsewhere (a scenario file's grid); false with why. */
 bool grid_add_ratio(struct grid *g, double ratio, char *why, size_t len);
 bool grid_add_runtime(struct grid *g, int64_t runtime_us, char *why, size_t len);
 bool grid_add_period(struct grid *g, int64_t period_us, char *why, size_t len);
+bool grid_add_fair_server(struct grid *g, int64_t runtime_us, char *why, size_t len);
 /* Both axes given and at most GRID_CELLS_MAX cells; false with why. */
 bool grid_complete(const struct grid *g, char *why, size_t len);
 int grid_cell_count(const struct grid *g);
-/* The cells as policies, row by row (rows: ratio or runtime; columns: period); returns the count. */
+/*
+ * The cells as policies, row by row (rows: ratio or runtime; columns: period), the whole grid
+ * once per fair-server runtime; returns the count.
+ */
 int grid_policies(const struct grid *g, struct policy *out);
 
 /*
@@ -55,8 +64,6 @@ int grid_policies(const struct grid *g, struct policy *out);
  */
 void grid_run_order(const struct policy *p, int n, int *order);
 
-/* "2s", "100ms", "1500us": the largest unit that keeps the value whole. */
-void grid_format_us(int64_t us, char *buf, size_t len);
 /* A grid cell's window: at least GRID_WINDOW_MIN_S, rounded up to whole periods. */
 double grid_cell_window_s(double window_s, int64_t period_us);
 /* results[].grid of a cell. */

@@ -4,6 +4,7 @@
 #include "grid.h"
 #include "policy.h"
 #include "sysinfo.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -101,8 +102,8 @@ const char *grid_cell_unreachable(const struct policy *p, const struct kernel_mo
 
 	if (!p->grid.cells)
 		return NULL;
-	grid_format_us(p->runtime_us, runtime, sizeof(runtime));
-	grid_format_us(p->period_us, period, sizeof(period));
+	format_duration_us(p->runtime_us, runtime, sizeof(runtime));
+	format_duration_us(p->period_us, period, sizeof(period));
 	if (p->runtime_us < 1) {
 		snprintf(buf, len, "ratio %g of period %s rounds to runtime 0, which forbids every RT task", p->grid.ratio,
 			 period);

@@ -3,6 +3,7 @@
 #include "grid.h"
 #include "dl_floor.h"
 #include "unit.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -59,6 +60,38 @@ TEST(grid_parse_runtimes)
 	      "%s ratio %g", cells[1].name, cells[1].grid.ratio);
 }
 
+TEST(grid_parse_fair_server_axis)
+{
+	static const char *const names[] = { "r0.95p1s-fs0", "r0.95p1s-fs10ms", "r0.95p1s-fs50ms", "r0.95p1s-fs100ms" };
+	static const int64_t runtimes[] = { 0, 10000, 50000, 100000 };
+	struct policy cells[GRID_CELLS_MAX];
+	struct grid g;
+	char why[256] = "";
+	int n;
+
+	CHECK(parse(&g, "ratios=0.95 periods=1s fair_server=0,10ms,50ms,100ms", why, sizeof(why)), "refused: %s", why);
+	n = grid_policies(&g, cells);
+	CHECK(n == 4 && grid_cell_count(&g) == 4, "%d cells", n);
+	for (int i = 0; i < n && i < 4; i++) {
+		CHECK(!strcmp(cells[i].name, names[i]), "cell %d named %s, want %s", i, cells[i].name, names[i]);
+		CHECK(cells[i].fair_server.set && cells[i].fair_server.runtime_us == runtimes[i] &&
+			      cells[i].fair_server.period_us == 1000000,
+		      "%s: fair server %" PRId64 "/%" PRId64, names[i], cells[i].fair_server.runtime_us,
+		      cells[i].fair_server.period_us);
+		CHECK(cells[i].runtime_us == 950000 && cells[i].grid.cell == i + 1 && cells[i].grid.cells == 4,
+		      "%s: runtime %" PRId64 ", place %d of %d", names[i], cells[i].runtime_us, cells[i].grid.cell,
+		      cells[i].grid.cells);
+	}
+	/* Without the axis no cell touches the fair server. */
+	CHECK(parse(&g, "ratios=0.5 periods=1s", why, sizeof(why)) && grid_policies(&g, cells) == 1 &&
+		      !cells[0].fair_server.set,
+	      "a grid without fair_server sets it");
+	/* The axis multiplies the cells, and the limit counts them all. */
+	CHECK(!parse(&g, "ratios=0.1,0.2,0.3,0.4,0.5 periods=1ms,2ms,3ms,4ms fair_server=0,10ms,50ms,100ms", why,
+		     sizeof(why)) && strstr(why, "fair-server runtimes = 80 cells"),
+	      "80 cells accepted: %s", why);
+}
+
 TEST(grid_parse_refuses_bad_input)
 {
 	static const struct {
@@ -87,6 +120,13 @@ TEST(grid_parse_refuses_bad_input)
 		{ "ratios=0.5 periods=1s periods=2s", "given twice" },
 		{ "ratios=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 periods=1ms,2ms,3ms,4ms,5ms,6ms,7ms,8ms", "at most 64" },
 		{ "ratios=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.91,0.92,0.93,0.94 periods=1s", "more than 12" },
+		{ "ratios=0.5 periods=1s fair_server=-10ms", "fair_server: '-10ms': not a time with a unit" },
+		{ "ratios=0.5 periods=1s fair_server=10", "not a time with a unit" },
+		{ "ratios=0.5 periods=1s fair_server=ten", "not a time with a unit" },
+		{ "ratios=0.5 periods=1s fair_server=2s", "outside 0..1s" },
+		{ "ratios=0.5 periods=1s fair_server=0,0ms", "given twice" },
+		{ "ratios=0.5 periods=1s fair_server=0 fair_server=10ms", "given twice" },
+		{ "ratios=0.5 periods=1s fair_servers=0", "unknown axis 'fair_servers'" },
 	};
 	struct grid g;
 
@@ -163,10 +203,10 @@ TEST(grid_format_times)
 {
 	char buf[32];
 
-	grid_format_us(2000000, buf, sizeof(buf));
+	format_duration_us(2000000, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "2s"), "%s", buf);
-	grid_format_us(2500000, buf, sizeof(buf));
+	format_duration_us(2500000, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "2500ms"), "%s", buf);
-	grid_format_us(1500, buf, sizeof(buf));
+	format_duration_us(1500, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "1500us"), "%s", buf);
 }

@@ -20,6 +20,8 @@ TEST(policy_find_builtins)
 		{ "half", 500000, 1000000 },
 		{ "full", 1000000, 1000000 },
 		{ "ten-second-window", 9500000, 10000000 },
+		{ "rt-no-fair-server", 950000, 1000000 },
+		{ "posix", -1, 1000000 },
 	};
 	size_t count = 0;
 	const struct policy *all = policy_builtins(&count);
@@ -44,6 +46,104 @@ TEST(policy_find_builtins)
 	for (size_t i = 0; i < count; i++)
 		for (size_t j = i + 1; j < count; j++)
 			CHECK(strcmp(all[i].name, all[j].name), "duplicate builtin %s", all[i].name);
+}
+
+TEST(policy_builtins_fair_server)
+{
+	static const char *const leave_it[] = { "default", "unlimited", "half", "full", "ten-second-window" };
+	struct policy p;
+
+	/* The 2008 positions keep their meaning: they leave the fair server as the system has it. */
+	for (size_t i = 0; i < sizeof(leave_it) / sizeof(leave_it[0]); i++)
+		CHECK(policy_find(leave_it[i], &p) && !p.fair_server.set, "%s sets the fair server", leave_it[i]);
+	CHECK(policy_find("rt-no-fair-server", &p) && p.fair_server.set && p.fair_server.runtime_us == 0 &&
+		      p.runtime_us == 950000,
+	      "rt-no-fair-server: fair server %d %" PRId64, p.fair_server.set, p.fair_server.runtime_us);
+	CHECK(policy_find("posix", &p) && p.fair_server.set && p.fair_server.runtime_us == 0 && p.runtime_us == -1,
+	      "posix: fair server %d %" PRId64 ", runtime %" PRId64, p.fair_server.set, p.fair_server.runtime_us,
+	      p.runtime_us);
+	CHECK(!policy_fair_server_invalid(&p.fair_server), "posix's fair server invalid");
+}
+
+TEST(policy_fair_server_parse_good)
+{
+	static const struct {
+		const char *text;
+		int64_t runtime, period;
+		const char *shown;
+	} good[] = {
+		{ "0", 0, 0, "0" },
+		{ "50ms/1s", 50000, 1000000, "50ms/1s" },
+		{ "0/1s", 0, 1000000, "0/1s" },
+		{ "1500us/100ms", 1500, 100000, "1500us/100ms" },
+		{ "0.5s/4s", 500000, 4000000, "500ms/4s" },
+		{ "100us/100us", 100, 100, "100us/100us" },
+		{ "1s/4194304us", 1000000, 4194304, "1s/4194304us" },
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct policy_fair_server fs;
+		char why[200] = "", shown[48];
+
+		CHECK(policy_fair_server_parse(good[i].text, &fs, why, sizeof(why)), "'%s' refused: %s", good[i].text,
+		      why);
+		CHECK(fs.set && fs.runtime_us == good[i].runtime && fs.period_us == good[i].period,
+		      "'%s': %" PRId64 "/%" PRId64, good[i].text, fs.runtime_us, fs.period_us);
+		policy_fair_server_format(&fs, shown, sizeof(shown));
+		CHECK(!strcmp(shown, good[i].shown), "'%s' shown as '%s'", good[i].text, shown);
+	}
+}
+
+TEST(policy_fair_server_parse_refuses_bad_input)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "-50ms/1s", "runtime '-50ms'" },
+		{ "50ms/-1s", "period '-1s'" },
+		{ "2s/1s", "exceeds the period" },
+		{ "abc", "not RUNTIME/PERIOD" },
+		{ "50ms", "not RUNTIME/PERIOD" },
+		{ "-1", "not RUNTIME/PERIOD" },
+		{ "fifty/1s", "runtime 'fifty'" },
+		{ "50/1s", "runtime '50'" },
+		{ "50ms/1h", "period '1h'" },
+		{ "50ms/", "period ''" },
+		{ "/1s", "runtime ''" },
+		{ "50ms/0s", "period '0s'" },
+		{ "10us/50us", "100us to 4194304us" },
+		{ "1s/5s", "100us to 4194304us" },
+		{ "1.5us/1s", "runtime '1.5us'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct policy_fair_server fs;
+		char why[200] = "";
+
+		CHECK(!policy_fair_server_parse(bad[i].text, &fs, why, sizeof(why)), "'%s' accepted", bad[i].text);
+		CHECK(strstr(why, bad[i].says), "'%s': message '%s' does not say '%s'", bad[i].text, why, bad[i].says);
+	}
+}
+
+TEST(policy_with_fair_server_names_it)
+{
+	struct policy_fair_server off = { .set = true }, tenth = { .set = true, .runtime_us = 10000, .period_us = 100000 };
+	struct policy p;
+
+	CHECK(policy_find("default", &p), "default not found");
+	policy_with_fair_server(&p, &off);
+	CHECK(!strcmp(p.name, "default-fs0") && p.fair_server.set && !p.fair_server.runtime_us, "name '%s'", p.name);
+	CHECK(policy_find("half", &p), "half not found");
+	policy_with_fair_server(&p, &tenth);
+	CHECK(!strcmp(p.name, "half-fs10msp100ms") && p.fair_server.period_us == 100000, "name '%s'", p.name);
+	/* A policy that sets its own keeps it, and its name. */
+	CHECK(policy_find("posix", &p), "posix not found");
+	policy_with_fair_server(&p, &tenth);
+	CHECK(!strcmp(p.name, "posix") && p.fair_server.runtime_us == 0, "posix became '%s'", p.name);
+	/* Nothing to give: nothing changes. */
+	CHECK(policy_find("default", &p), "default not found");
+	policy_with_fair_server(&p, &(struct policy_fair_server){ 0 });
+	CHECK(!strcmp(p.name, "default") && !p.fair_server.set, "unset setting applied: '%s'", p.name);
 }
 
 TEST(policy_find_unknown)
@@ -130,6 +230,14 @@ TEST(policy_to_json_fields)
 	CHECK(json_object_object_get_ex(obj, "period_us", &v) && json_object_get_int64(v) == 1000000,
 	      "period_us");
 	CHECK(json_object_object_get_ex(obj, "origin", &v) && json_object_get_string_len(v) > 0, "origin");
+	CHECK(!json_object_object_get_ex(obj, "fair_server", NULL), "unlimited records a fair server it leaves alone");
+	json_object_put(obj);
+
+	CHECK(policy_find("posix", &p), "posix not found");
+	obj = policy_to_json(&p);
+	CHECK(json_object_object_get_ex(obj, "fair_server", &v) && json_object_is_type(v, json_type_object),
+	      "posix: no fair_server");
+	CHECK(json_object_object_get_ex(v, "runtime_us", &v) && json_object_get_int64(v) == 0, "posix: runtime_us");
 	json_object_put(obj);
 }
 
