@@ -39,7 +39,16 @@ static void usage(FILE *out)
 		"                        take a unit (us, ms, s), e.g. --grid 'ratios=0.5,0.95\n"
 		"                        periods=50ms,1s'. Runs fifo-hog-share unless --scenario or\n"
 		"                        --suite say otherwise; cells the kernel refuses (runtime over\n"
-		"                        period, below the deadline floor) are skipped with why\n"
+		"                        period, below the deadline floor) are skipped with why; an\n"
+		"                        axis fair_server=0,10ms,50ms repeats the grid for each fair-\n"
+		"                        server runtime (against its 1 s period; 0: off)\n"
+		"  --fair-server R/P     every policy without its own sets the deadline fair server\n"
+		"                        (6.12+, debugfs sched/fair_server) of every online CPU to\n"
+		"                        runtime R of period P, with units (50ms/1s), or 0 (off, the\n"
+		"                        period kept); named -fsR. Saved and restored like the\n"
+		"                        sysctls; where debugfs cannot be read or written such\n"
+		"                        policies are skipped with why (policies rt-no-fair-server\n"
+		"                        and posix set it themselves)\n"
 		"  --cpu LIST|last|per-node\n"
 		"                        the measured CPUs: a list (1 or 1,3 or 2-3), the last online CPU\n"
 		"                        (default) or each NUMA node's last online CPU; the first one\n"
@@ -86,7 +95,7 @@ static void usage(FILE *out)
 enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
-	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING, OPT_SETTLE,
+	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING, OPT_SETTLE, OPT_FAIR_SERVER,
 };
 
 static const struct option long_options[] = {
@@ -97,6 +106,7 @@ static const struct option long_options[] = {
 	{ "runtime-us", required_argument, NULL, OPT_RUNTIME },
 	{ "period-us", required_argument, NULL, OPT_PERIOD },
 	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "fair-server", required_argument, NULL, OPT_FAIR_SERVER },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "allow-cpu0", no_argument, NULL, OPT_ALLOW_CPU0 },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -241,23 +251,43 @@ static int choose_output(struct run_options *opt, const struct raw_args *raw)
 }
 
 /*
+ * Where the fair server cannot be read yet (debugfs not mounted, or refused), its policies are
+ * planned from the one the deadline floor assumes: a pair such as RT 0.4 with a fair server of
+ * 0.6 is refused wherever it runs.
+ */
+static struct knobs assume_fair_server(const struct knobs *now, const struct dl_floor *floor)
+{
+	struct knobs k = *now;
+
+	if (!k.has_fair_server) {
+		k.has_fair_server = true;
+		k.value[KNOB_FAIR_SERVER_RUNTIME] = floor->runtime_us * 1000;
+		k.value[KNOB_FAIR_SERVER_PERIOD] = floor->period_us * 1000;
+	}
+	return k;
+}
+
+/*
  * Bad input changes nothing: a policy the kernel would refuse (below the deadline floor, say),
  * or one the knobs could not come back from, is refused here, before the first write.
  */
 static int check_policies_plannable(const struct run_options *opt)
 {
 	const struct dl_floor *floor = dl_floor_of_system();
-	struct policy policies[RUN_POLICIES_MAX + SCENARIO_POLICIES_MAX];
-	struct knobs now;
+	struct policy policies[RUN_CASE_POLICIES_MAX];	/* run_policies writes grid cells too */
+	struct knobs read_now, now;
 	char why[400];
 
-	if (!knobs_read(&now))
+	if (!knobs_read(&read_now))
 		return 0;	/* the run says so, with the file it could not read */
 	for (int i = 0; i < opt->scenario_count; i++) {
 		int count = run_policies(opt, opt->scenario[i], policies);
 
 		for (int k = 0; k < count; k++) {
-			struct knobs target = knobs_target(&now, policies[k].runtime_us, policies[k].period_us);
+			struct knobs target;
+
+			now = policies[k].fair_server.set ? assume_fair_server(&read_now, floor) : read_now;
+			target = knobs_for_policy(&now, &policies[k]);
 			struct knob_plan there, back;
 
 			/* A grid cell the kernel refuses is a skipped cell with its reason, not bad input. */
@@ -306,6 +336,10 @@ int cmd_run(int argc, char **argv)
 		case OPT_GRID:
 			if (!grid_parse(&opt.grid, optarg, why, sizeof(why)))
 				return bad("--grid %s: %s", optarg, why);
+			break;
+		case OPT_FAIR_SERVER:
+			if (!policy_fair_server_parse(optarg, &opt.fair_server, why, sizeof(why)))
+				return bad("--fair-server '%s': %s", optarg, why);
 			break;
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* debugfs, and its marker in the state folder: the fair server and the RT queue's debug file share it. */
+#define DEBUGFS_MOUNT_DIR "/sys/kernel/debug"
+#define DEBUGFS_MOUNT_MARKER "debugfs-mounted"
+
 struct pseudo_fs {
 	char type[16], dir[PATH_MAX], marker[64];
 	bool mounted;	/* this run mounted it */

@@ -8,9 +8,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#define DEBUGFS_DIR "/sys/kernel/debug"
-#define SCHED_DEBUG_PATH DEBUGFS_DIR "/sched/debug"
-#define MOUNT_MARKER "debugfs-mounted"	/* in the state folder: "<pid> <dir>" of the run that mounted */
+#define SCHED_DEBUG_PATH DEBUGFS_MOUNT_DIR "/sched/debug"
 /*
  * An unlimited runtime (RUNTIME_INF, all ones: -1 ns as a signed number) prints as 0.000001 ms
  * (6.18: the sign is lost in the split into ms and ns); a runtime is set in whole us.
@@ -69,7 +67,7 @@ bool rt_queue_open(int cpu, char *why, size_t len)
 {
 	struct rt_queue_state probe;
 
-	if (!pseudo_fs_mount(&debugfs, "debugfs", DEBUGFS_DIR, MOUNT_MARKER, why, len))
+	if (!pseudo_fs_mount(&debugfs, "debugfs", DEBUGFS_MOUNT_DIR, DEBUGFS_MOUNT_MARKER, why, len))
 		return false;
 	if (rt_queue_read(cpu, &probe, why, len))
 		return true;
@@ -84,7 +82,7 @@ void rt_queue_close(void)
 
 void rt_queue_remove_stale(pid_t dead)
 {
-	pseudo_fs_remove_stale("debugfs", MOUNT_MARKER, dead);
+	pseudo_fs_remove_stale("debugfs", DEBUGFS_MOUNT_MARKER, dead);
 }
 
 bool rt_queue_read(int cpu, struct rt_queue_state *out, char *why, size_t len)

@@ -115,6 +115,12 @@ const char *grid_cell_unreachable(const struct policy *p, const struct kernel_mo
 	}
 	/* The kernel keeps RT bandwidth at or above what SCHED_DEADLINE holds: every CPU's fair server. */
 	floor = dl_floor_from_model(m);
+	if (p->fair_server.set) {
+		/* The cell's own fair server is what the kernel will hold (its period: the one in force). */
+		floor.runtime_us = p->fair_server.runtime_us;
+		if (p->fair_server.period_us)
+			floor.period_us = p->fair_server.period_us;
+	}
 	if (!dl_floor_allows(&floor, p->runtime_us, p->period_us)) {
 		snprintf(buf, len,
 			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline fair server holds on every "

@@ -18,8 +18,26 @@ void knobs_describe(const struct knobs *k, char *buf, size_t len)
 			 k->value[KNOB_SYSCTL_PERIOD]);
 
 	if (k->has_cgroup && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", root cgroup %" PRId64 "/%" PRId64,
-			 k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]);
+		n += snprintf(buf + n, len - (size_t)n, ", root cgroup %" PRId64 "/%" PRId64,
+			      k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]);
+	if (k->has_fair_server && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", fair server %" PRId64 "/%" PRId64 " ns",
+			 k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+}
+
+/* Why a fair-server write is admitted: its pair rule, and its bandwidth under the global ratio. */
+static void fair_server_why(const struct knobs *k, char *buf, size_t len)
+{
+	int64_t runtime = k->value[KNOB_FAIR_SERVER_RUNTIME], period = k->value[KNOB_FAIR_SERVER_PERIOD];
+	int n = snprintf(buf, len, "fair server runtime %" PRId64 " <= period %" PRId64 " ns", runtime, period);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (k->value[KNOB_SYSCTL_RUNTIME] < 0)
+		snprintf(buf + n, len - (size_t)n, "; the global runtime is -1, so the kernel admits any fair server");
+	else
+		snprintf(buf + n, len - (size_t)n, "; its ratio %.3f <= global ratio %.3f", ratio_of(runtime, period),
+			 ratio_of(k->value[KNOB_SYSCTL_RUNTIME], k->value[KNOB_SYSCTL_PERIOD]));
 }
 
 static void sysctl_why(const struct knobs *k, enum knob_id written, const struct dl_floor *floor, char *buf,
@@ -36,10 +54,11 @@ static void sysctl_why(const struct knobs *k, enum knob_id written, const struct
 	}
 	n = snprintf(buf, len, "runtime %" PRId64 " <= period %" PRId64 "; global ratio %.3f", runtime, period,
 		     ratio_of(runtime, period));
-	if (dl_floor_ratio(floor) && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " >= deadline floor %.3f", dl_floor_ratio(floor) / BW_UNIT);
+	if (knobs_admitted_ratio(k, floor) && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " >= deadline floor %.3f", knobs_admitted_ratio(k, floor) / BW_UNIT);
 	if (k->has_cgroup && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "%s >= root cgroup ratio %.3f", dl_floor_ratio(floor) ? " and" : "",
+		snprintf(buf + n, len - (size_t)n, "%s >= root cgroup ratio %.3f",
+			 knobs_admitted_ratio(k, floor) ? " and" : "",
 			 ratio_of(k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]));
 }
 
@@ -50,6 +69,10 @@ void knob_step_why(const struct knobs *after, enum knob_id written, const struct
 
 	if (written <= KNOB_SYSCTL_PERIOD) {
 		sysctl_why(after, written, floor, buf, len);
+		return;
+	}
+	if (written >= KNOB_FAIR_SERVER_RUNTIME) {
+		fair_server_why(after, buf, len);
 		return;
 	}
 	snprintf(buf, len, "cgroup runtime %" PRId64 " %s period %" PRId64 "; cgroup ratio %.3f <= global ratio %.3f",
@@ -68,9 +91,14 @@ void knob_plan_refusal(const struct knobs *from, const struct knobs *to, const s
 			 from->has_cgroup ? "vanishes" : "appears");
 		return;
 	}
+	if (from->has_fair_server != to->has_fair_server) {
+		snprintf(buf, len, "the fair server can be read in one state and not in the other");
+		return;
+	}
 	why = knobs_invalid_reason(to, floor);
 	/* The floor's refusal names the fair server and the errno the kernel would give. */
-	if (why && !dl_floor_allows(floor, to->value[KNOB_SYSCTL_RUNTIME], to->value[KNOB_SYSCTL_PERIOD]) &&
+	if (why && !to->has_fair_server &&
+	    !dl_floor_allows(floor, to->value[KNOB_SYSCTL_RUNTIME], to->value[KNOB_SYSCTL_PERIOD]) &&
 	    dl_floor_policy_refused(floor, to->value[KNOB_SYSCTL_RUNTIME], to->value[KNOB_SYSCTL_PERIOD], buf, len))
 		return;
 	knobs_describe(to, text, sizeof(text));

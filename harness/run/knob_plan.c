@@ -15,6 +15,24 @@ static const char *pair_invalid(int64_t runtime, int64_t period)
 	return NULL;
 }
 
+/* The fair server's own pair rules (ns): runtime 0 (off) to its period, period within the kernel's limits. */
+static const char *fair_server_invalid(int64_t runtime_ns, int64_t period_ns)
+{
+	if (period_ns < FAIR_SERVER_PERIOD_MIN_US * 1000 || period_ns > FAIR_SERVER_PERIOD_MAX_US * 1000)
+		return "fair server period outside 100 us..2^22 us";
+	if (runtime_ns < 0 || runtime_ns > period_ns)
+		return "fair server runtime outside 0..period";
+	return NULL;
+}
+
+uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floor)
+{
+	/* ns against us: the kernel's fixed point of a ratio does not depend on the unit. */
+	if (k->has_fair_server)
+		return knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+	return dl_floor_ratio(floor);
+}
+
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor)
 {
 	int64_t runtime = k->value[KNOB_SYSCTL_RUNTIME], period = k->value[KNOB_SYSCTL_PERIOD];
@@ -22,8 +40,16 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
 
 	if (why)
 		return why;
-	if (!dl_floor_allows(floor, runtime, period))
+	if (k->has_fair_server) {
+		why = fair_server_invalid(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+		if (why)
+			return why;
+		/* Both writes are checked against it: a sysctl going under it, the fair server going over. */
+		if (runtime >= 0 && knob_ratio(runtime, period) < knobs_admitted_ratio(k, floor))
+			return "global ratio below the fair server's bandwidth (deadline admission)";
+	} else if (!dl_floor_allows(floor, runtime, period)) {
 		return "global ratio below the deadline bandwidth already admitted";
+	}
 	if (!k->has_cgroup)
 		return NULL;
 	why = pair_invalid(k->value[KNOB_CGROUP_RUNTIME], k->value[KNOB_CGROUP_PERIOD]);
@@ -38,14 +64,16 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
 
 /*
  * The values a knob takes on the way, in the order they are tried: its target, -1 for the
- * sysctl runtime (ratio 1: every cgroup ratio fits under it and no floor applies), its start.
+ * sysctl runtime (ratio 1: every cgroup ratio fits under it, no floor applies and the kernel
+ * admits any fair server), its start.
  */
 #define VALUES_MAX 3
-#define STATES_MAX (VALUES_MAX * 2 * 2 * 2)
+#define STATES_MAX (VALUES_MAX * 2 * 2 * 2 * 2 * 2)
 
 struct search_space {
-	int knobs;			/* 2 without the cgroup, else 4 */
-	int count[KNOB_COUNT];
+	int knobs;			/* how many of the state's knobs are present */
+	int id[KNOB_COUNT];		/* which: the sysctls, then the cgroup's and the fair server's */
+	int count[KNOB_COUNT];		/* per knob id */
 	int64_t value[KNOB_COUNT][VALUES_MAX];
 	int start_digit[KNOB_COUNT];
 };
@@ -59,22 +87,29 @@ static int add_value(struct search_space *s, int id, int64_t v)
 	return s->count[id]++;
 }
 
-/* A state is a mixed-radix number: one digit per knob, indexing its values. */
+/* A state is a mixed-radix number: one digit per present knob, indexing its values. */
 static int state_of(const struct search_space *s, const int digit[KNOB_COUNT])
 {
 	int index = 0;
 
-	for (int id = s->knobs - 1; id >= 0; id--)
-		index = index * s->count[id] + digit[id];
+	for (int i = s->knobs - 1; i >= 0; i--)
+		index = index * s->count[s->id[i]] + digit[s->id[i]];
 	return index;
 }
 
 static void digits_of(const struct search_space *s, int index, int digit[KNOB_COUNT])
 {
-	for (int id = 0; id < s->knobs; id++) {
-		digit[id] = index % s->count[id];
-		index /= s->count[id];
+	for (int i = 0; i < s->knobs; i++) {
+		digit[s->id[i]] = index % s->count[s->id[i]];
+		index /= s->count[s->id[i]];
 	}
+}
+
+static void present_knobs(const struct knobs *k, struct search_space *s)
+{
+	for (int id = 0; id < KNOB_COUNT; id++)
+		if (id < KNOB_CGROUP_RUNTIME || (id < KNOB_FAIR_SERVER_RUNTIME ? k->has_cgroup : k->has_fair_server))
+			s->id[s->knobs++] = id;
 }
 
 struct search_node {
@@ -98,19 +133,23 @@ static bool plan_from_parents(const struct search_node *node, int start, int tar
 	return true;
 }
 
-/* Breadth-first over at most 24 states: the first path found to the target is a shortest one. */
+/* Breadth-first over at most 96 states: the first path found to the target is a shortest one. */
 bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
 		    struct knob_plan *plan)
 {
-	struct search_space space = { .knobs = from->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME };
+	struct search_space space = { 0 };
 	struct search_node node[STATES_MAX] = { { 0 } };
 	int queue[STATES_MAX], head = 0, tail = 0, start, target, zero[KNOB_COUNT] = { 0 };
 	struct knobs base = *to;
 
 	plan->count = 0;
-	if (from->has_cgroup != to->has_cgroup || knobs_invalid_reason(to, floor))
+	if (from->has_cgroup != to->has_cgroup || from->has_fair_server != to->has_fair_server ||
+	    knobs_invalid_reason(to, floor))
 		return false;
-	for (int id = 0; id < space.knobs; id++) {
+	present_knobs(to, &space);
+	for (int i = 0; i < space.knobs; i++) {
+		int id = space.id[i];
+
 		add_value(&space, id, to->value[id]);
 		if (id == KNOB_SYSCTL_RUNTIME)
 			add_value(&space, id, -1);
@@ -126,8 +165,8 @@ bool knob_plan_make(const struct knobs *from, const struct knobs *to, const stru
 		if (at == target)
 			return plan_from_parents(node, start, target, plan);
 		digits_of(&space, at, digit);
-		for (int id = 0; id < space.knobs; id++) {
-			int kept = digit[id];
+		for (int i = 0; i < space.knobs; i++) {
+			int id = space.id[i], kept = digit[id];
 
 			for (int d = 0; d < space.count[id]; d++) {
 				int next;
@@ -137,7 +176,7 @@ bool knob_plan_make(const struct knobs *from, const struct knobs *to, const stru
 				if (d == kept || node[next].seen)
 					continue;
 				for (int k = 0; k < space.knobs; k++)
-					base.value[k] = space.value[k][digit[k]];
+					base.value[space.id[k]] = space.value[space.id[k]][digit[space.id[k]]];
 				if (knobs_invalid_reason(&base, floor))
 					continue;
 				node[next] = (struct search_node){ true, at, { id, space.value[id][d] } };

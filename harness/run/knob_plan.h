@@ -3,8 +3,12 @@
  * Orders knob writes so the kernel accepts each one. The kernel checks every write:
  * runtime <= period for each pair (or runtime -1); the root cgroup's runtime/period ratio must
  * not exceed the global one (-1 counts as ratio 1); and a sysctl write may not set the global
- * ratio below the deadline bandwidth already admitted (dl_floor.h). Plans come from these
- * invariants, not from a fixed order.
+ * ratio below the deadline bandwidth already admitted (dl_floor.h). Where the fair server is a
+ * knob, that bandwidth is its runtime/period, and the same rule binds its writes from the other
+ * side: a fair server above the global ratio is refused (EBUSY; under runtime -1 the kernel
+ * admits any), its runtime must be <= its period and the period 100 us..2^22 us (EINVAL;
+ * kernel/sched/debug.c sched_fair_server_write, deadline.c dl_server_apply_params). Plans come
+ * from these invariants, not from a fixed order.
  */
 #ifndef RTT_KNOB_PLAN_H
 #define RTT_KNOB_PLAN_H
@@ -19,8 +23,9 @@ struct knob_write {
 
 /*
  * Each knob once, plus the sysctl runtime's detour through -1: from any valid state, -1, the
- * sysctl period, the cgroup pair (in the order its runtime <= period allows), then the sysctl
- * runtime reaches any valid target.
+ * fair server's pair and the sysctl period (the kernel admits any fair server under -1), the
+ * cgroup pair (each pair in the order its runtime <= period allows), then the sysctl runtime
+ * reaches any valid target.
  */
 #define KNOB_PLAN_STEPS_MAX (KNOB_COUNT + 1)
 
@@ -31,6 +36,11 @@ struct knob_plan {
 
 /* Why the kernel would refuse a state, or NULL when it accepts it. A NULL floor: none admitted. */
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor);
+/*
+ * The deadline bandwidth admitted in state k, as knob_ratio(): its fair server's where it holds
+ * one, else the floor's.
+ */
+uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floor);
 /* Finds a shortest sequence of single writes from `from` to `to` with every step valid. */
 bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
 		    struct knob_plan *plan);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The knobs read, kept as JSON, written only by a plan with a way back; a failed write names its cause. */
 #include "knobs.h"
+#include "fair_server.h"
 #include "json_util.h"
 #include "knob_explain.h"
 #include "knob_plan.h"
@@ -16,13 +17,24 @@
 static char sysctl_root[PATH_MAX / 2] = "/proc/sys/kernel";
 static char cgroup_root[PATH_MAX / 2] = "/sys/fs/cgroup/cpu";
 static char paths[KNOB_COUNT][PATH_MAX];
+static char fair_server_why[400] = "not read yet";
 
 static const char *const names[KNOB_COUNT] = {
 	[KNOB_SYSCTL_RUNTIME] = "sched_rt_runtime_us",
 	[KNOB_SYSCTL_PERIOD] = "sched_rt_period_us",
 	[KNOB_CGROUP_RUNTIME] = "cgroup_rt_runtime_us",
 	[KNOB_CGROUP_PERIOD] = "cgroup_rt_period_us",
+	[KNOB_FAIR_SERVER_RUNTIME] = "fair_server_runtime_ns",
+	[KNOB_FAIR_SERVER_PERIOD] = "fair_server_period_ns",
 };
+
+/* Which knobs a state holds: the sysctls always, the others where present. */
+static bool knob_present(const struct knobs *k, int id)
+{
+	if (id >= KNOB_FAIR_SERVER_RUNTIME)
+		return k->has_fair_server;
+	return id < KNOB_CGROUP_RUNTIME || k->has_cgroup;
+}
 
 void knobs_set_roots(const char *proc_sys_kernel, const char *cgroup_cpu)
 {
@@ -44,6 +56,8 @@ const char *knob_path(enum knob_id id)
 	};
 	const char *root = id <= KNOB_SYSCTL_PERIOD ? sysctl_root : cgroup_root;
 
+	if (id >= KNOB_FAIR_SERVER_RUNTIME)
+		return fair_server_path_shown(id == KNOB_FAIR_SERVER_PERIOD);
 	snprintf(paths[id], sizeof(paths[id]), "%s/%s", root, files[id]);
 	return paths[id];
 }
@@ -61,17 +75,28 @@ bool knobs_read(struct knobs *out)
 			  read_i64_file(knob_path(KNOB_CGROUP_PERIOD), &out->value[KNOB_CGROUP_PERIOD]);
 	if (!out->has_cgroup)
 		out->value[KNOB_CGROUP_RUNTIME] = out->value[KNOB_CGROUP_PERIOD] = 0;
+	out->has_fair_server = fair_server_read(&out->value[KNOB_FAIR_SERVER_RUNTIME],
+						&out->value[KNOB_FAIR_SERVER_PERIOD], fair_server_why,
+						sizeof(fair_server_why));
+	if (!out->has_fair_server)
+		out->value[KNOB_FAIR_SERVER_RUNTIME] = out->value[KNOB_FAIR_SERVER_PERIOD] = 0;
 	return true;
+}
+
+const char *knobs_fair_server_why(void)
+{
+	return fair_server_why;
 }
 
 bool knobs_equal(const struct knobs *a, const struct knobs *b)
 {
-	int n = a->has_cgroup ? KNOB_COUNT : KNOB_CGROUP_RUNTIME;
+	struct knobs both = *b;
 
 	if (a->has_cgroup != b->has_cgroup)
 		return false;
-	for (int id = 0; id < n; id++)
-		if (a->value[id] != b->value[id])
+	both.has_fair_server = a->has_fair_server && b->has_fair_server;
+	for (int id = 0; id < KNOB_COUNT; id++)
+		if (knob_present(&both, id) && a->value[id] != b->value[id])
 			return false;
 	return true;
 }
@@ -80,11 +105,9 @@ json_object *knobs_to_json(const struct knobs *k)
 {
 	json_object *obj = json_object_new_object();
 
-	for (int id = 0; id < KNOB_COUNT; id++) {
-		if (id >= KNOB_CGROUP_RUNTIME && !k->has_cgroup)
-			continue;
-		json_add_int64(obj, names[id], k->value[id]);
-	}
+	for (int id = 0; id < KNOB_COUNT; id++)
+		if (knob_present(k, id))
+			json_add_int64(obj, names[id], k->value[id]);
 	return obj;
 }
 
@@ -96,8 +119,9 @@ bool knobs_from_json(json_object *obj, struct knobs *out)
 	if (!json_object_is_type(obj, json_type_object))
 		return false;
 	out->has_cgroup = json_object_object_get_ex(obj, names[KNOB_CGROUP_RUNTIME], NULL);
+	out->has_fair_server = json_object_object_get_ex(obj, names[KNOB_FAIR_SERVER_RUNTIME], NULL);
 	for (int id = 0; id < KNOB_COUNT; id++) {
-		if (id >= KNOB_CGROUP_RUNTIME && !out->has_cgroup)
+		if (!knob_present(out, id))
 			continue;
 		if (!json_object_object_get_ex(obj, names[id], &v) || !json_object_is_type(v, json_type_int))
 			return false;
@@ -126,10 +150,44 @@ struct knobs knobs_target(const struct knobs *from, int64_t runtime_us, int64_t 
 	return to;
 }
 
+struct knobs knobs_for_policy(const struct knobs *from, const struct policy *p)
+{
+	struct knobs to = knobs_target(from, p->runtime_us, p->period_us);
+	const struct policy_fair_server *fs = &p->fair_server;
+
+	if (!fs->set)
+		return to;
+	/* Without a period of its own the setting keeps the one in force (the kernel's 1 s if unknown). */
+	if (!from->has_fair_server)
+		to.value[KNOB_FAIR_SERVER_PERIOD] = FAIR_SERVER_DEFAULT_PERIOD_US * 1000;
+	to.has_fair_server = true;
+	to.value[KNOB_FAIR_SERVER_RUNTIME] = fs->runtime_us * 1000;
+	if (fs->period_us)
+		to.value[KNOB_FAIR_SERVER_PERIOD] = fs->period_us * 1000;
+	return to;
+}
+
+static const char *fair_server_cause(int err)
+{
+	switch (err) {
+	case EINVAL:
+		return "the fair server's runtime must be <= its period, and the period 100 us to 4.19 s";
+	case EBUSY:
+		return "the fair servers' bandwidth would exceed what the global RT ratio admits, or a CPU went offline";
+	case EACCES:
+	case EPERM:
+		return "debugfs refuses the write: it needs root, or kernel lockdown forbids it";
+	default:
+		return "unexpected error from the kernel";
+	}
+}
+
 static const char *likely_cause(int err, enum knob_id id, const struct dl_floor *floor, char *buf, size_t len)
 {
 	char admitted[160];
 
+	if (id >= KNOB_FAIR_SERVER_RUNTIME)
+		return fair_server_cause(err);
 	switch (err) {
 	case EINVAL:
 		return id >= KNOB_CGROUP_RUNTIME
@@ -175,26 +233,52 @@ static bool plan_both_ways(const struct knobs *now, const struct knobs *target, 
 	return true;
 }
 
+/* One step of a plan; the fair server's on every online CPU (`old`: what they hold). Returns errno. */
+static int write_knob(const struct knob_write *w, int64_t old, char *file, size_t len)
+{
+	char text[32];
+
+	if (w->knob >= KNOB_FAIR_SERVER_RUNTIME)
+		return fair_server_write(w->knob == KNOB_FAIR_SERVER_PERIOD, w->value, old, file, len);
+	snprintf(text, sizeof(text), "%" PRId64, w->value);
+	snprintf(file, len, "%s", knob_path(w->knob));
+	return write_text_file(file, text);
+}
+
+/* The state to plan for: a target silent on the fair server leaves it as it is now. */
+static bool goal_of(const struct knobs *target, const struct knobs *now, struct knobs *goal)
+{
+	*goal = *target;
+	if (!target->has_fair_server) {
+		goal->has_fair_server = now->has_fair_server;
+		goal->value[KNOB_FAIR_SERVER_RUNTIME] = now->value[KNOB_FAIR_SERVER_RUNTIME];
+		goal->value[KNOB_FAIR_SERVER_PERIOD] = now->value[KNOB_FAIR_SERVER_PERIOD];
+	} else if (!now->has_fair_server) {
+		rtt_err("the fair server cannot be set to %" PRId64 "/%" PRId64 " ns: %s; nothing written",
+			target->value[KNOB_FAIR_SERVER_RUNTIME], target->value[KNOB_FAIR_SERVER_PERIOD],
+			knobs_fair_server_why());
+		return false;
+	}
+	return true;
+}
+
 bool knobs_apply(const struct knobs *target, const struct dl_floor *floor)
 {
-	struct knobs now, expected;
+	struct knobs now, expected, goal;
 	struct knob_plan plan;
 
-	if (!knobs_read(&now) || !plan_both_ways(&now, target, floor, &plan))
+	if (!knobs_read(&now) || !goal_of(target, &now, &goal) || !plan_both_ways(&now, &goal, floor, &plan))
 		return false;
 	expected = now;
 	for (int i = 0; i < plan.count; i++) {
 		const struct knob_write *w = &plan.step[i];
-		char text[32], cause[320];
-		int err;
+		char file[PATH_MAX], cause[320];
+		int err = write_knob(w, expected.value[w->knob], file, sizeof(file));
 
-		snprintf(text, sizeof(text), "%" PRId64, w->value);
-		err = write_text_file(knob_path(w->knob), text);
 		if (err) {
-			rtt_err("step %d of %d towards %" PRId64 "/%" PRId64 ": writing %s to %s failed: %s (%s)",
+			rtt_err("step %d of %d towards %" PRId64 "/%" PRId64 ": writing %" PRId64 " to %s failed: %s (%s)",
 				i + 1, plan.count, target->value[KNOB_SYSCTL_RUNTIME], target->value[KNOB_SYSCTL_PERIOD],
-				text, knob_path(w->knob), strerror(err),
-				likely_cause(err, w->knob, floor, cause, sizeof(cause)));
+				w->value, file, strerror(err), likely_cause(err, w->knob, floor, cause, sizeof(cause)));
 			return false;
 		}
 		expected.value[w->knob] = w->value;

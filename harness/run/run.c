@@ -4,7 +4,9 @@
 #include "json_util.h"
 #include "cgroups.h"
 #include "cyclictest.h"
+#include "fair_server.h"
 #include "guardian.h"
+#include "knob_explain.h"
 #include "private_dir.h"
 #include "kernel_results.h"
 #include "roles.h"
@@ -43,7 +45,10 @@ int run_policies(const struct run_options *opt, const struct scenario *s, struct
 	const struct grid *grid = own ? &s->grid : &opt->grid;
 
 	memcpy(out, own ? s->policies : opt->policy, sizeof(*out) * (size_t)n);
-	return n + grid_policies(grid, out + n);
+	n += grid_policies(grid, out + n);
+	for (int k = 0; k < n; k++)
+		policy_with_fair_server(&out[k], &opt->fair_server);
+	return n;
 }
 
 int run_planned_results(const struct run_options *opt)
@@ -364,12 +369,70 @@ static const char *scenario_unsupported(const struct run_ctx *ctx, const struct 
 	return cyclictest_unsupported(s);
 }
 
+/* Why a policy that sets the fair server cannot run here (nothing is written for it), or NULL. */
+static const char *fair_server_missing(const struct run_ctx *ctx, const struct policy *p, char *buf, size_t len)
+{
+	struct knobs target;
+	struct knob_plan there, back;
+
+	if (!p->fair_server.set)
+		return NULL;
+	if (!ctx->priv.write_knobs)
+		return "setting the fair server (debugfs sched/fair_server) needs root";
+	if (ctx->fair_server_why[0]) {
+		snprintf(buf, len, "the fair server cannot be set here: %s", ctx->fair_server_why);
+		return buf;
+	}
+	target = knobs_for_policy(&ctx->before, p);
+	if (knob_plan_make(&ctx->before, &target, &ctx->floor, &there) &&
+	    knob_plan_make(&target, &ctx->before, &ctx->floor, &back))
+		return NULL;
+	knob_plan_refusal(&ctx->before, &target, &ctx->floor, buf, len);
+	return buf;
+}
+
 static const char *case_missing(const struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
 				char *buf, size_t len)
 {
 	const char *unreachable = grid_cell_unreachable(p, &ctx->model, buf, len);
 
+	if (!unreachable)
+		unreachable = fair_server_missing(ctx, p, buf, len);
 	return unreachable ? unreachable : privileges_case_missing(&ctx->priv, s, p, &ctx->before, buf, len);
+}
+
+/* Some policy of the run sets the fair server. */
+static bool sets_fair_server(const struct run_options *opt)
+{
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int np = run_policies(opt, opt->scenario[i], policies);
+
+		for (int k = 0; k < np; k++)
+			if (policies[k].fair_server.set)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * With a policy that sets the fair server, debugfs is mounted before the knobs are first read
+ * and stays until they are back; where the fair server cannot be read or written, why.
+ */
+static void fair_server_prepare(struct run_ctx *ctx)
+{
+	if (!sets_fair_server(ctx->opt) || !ctx->priv.write_knobs)
+		return;
+	ctx->fair_server_mounted = fair_server_mount(ctx->fair_server_why, sizeof(ctx->fair_server_why));
+}
+
+static void fair_server_read_why(struct run_ctx *ctx)
+{
+	if (!ctx->fair_server_why[0] && !ctx->before.has_fair_server)
+		snprintf(ctx->fair_server_why, sizeof(ctx->fair_server_why), "%s", knobs_fair_server_why());
+	else if (!ctx->fair_server_why[0])
+		fair_server_writable(ctx->fair_server_why, sizeof(ctx->fair_server_why));
 }
 
 /*
@@ -774,8 +837,10 @@ int run_execute(const struct run_options *opt)
 	if (writes && (lock_fd = take_run_lock(&ctx)) == -1)
 		goto out_document;
 	status = EXIT_CHECK_FAILED;
+	fair_server_prepare(&ctx);
 	if (!knobs_read(&ctx.before))
 		goto out_lock;
+	fair_server_read_why(&ctx);
 	ctx.cases_runnable = count_runnable(&ctx);
 	json_object_object_add(ctx.root, "privilege_plan", privileges_summary(&ctx));
 	if (!privileges_complete(&ctx.priv))
@@ -809,6 +874,9 @@ out_guardian:
 out_private_dir:
 	private_dir_remove(0);
 out_lock:
+	/* After the knobs are back (or were never written): the fair server's debugfs is no longer needed. */
+	if (ctx.fair_server_mounted)
+		fair_server_unmount();
 	if (lock_fd >= 0)
 		close(lock_fd);
 out_document:

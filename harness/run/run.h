@@ -32,6 +32,7 @@ struct run_options {
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
 	struct grid grid;	/* --grid: its cells follow the policies; row_count 0 without one */
+	struct policy_fair_server fair_server;	/* --fair-server: for every policy without its own */
 	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
 	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
 	int cpu_count;
@@ -53,7 +54,10 @@ struct run_options {
 
 /* Runs everything; returns the exit status (see util.h), 128+signal when interrupted. */
 int run_execute(const struct run_options *opt);
-/* The policies a scenario runs under: the command line's, or its own; grid cells last. */
+/*
+ * The policies a scenario runs under: the command line's, or its own; grid cells last; each
+ * with --fair-server's setting unless it sets its own.
+ */
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out);
 /* Windows (scenario results) the options plan; KTAP plans KERNEL_RESULTS more (kernel_results.h). */
 int run_planned_results(const struct run_options *opt);

@@ -68,7 +68,7 @@ static bool apply_lead_step(void *arg, int step, char *why, size_t why_len)
 {
 	struct lead_writes *w = arg;
 	const struct policy *p = w->policy[step + 1];
-	struct knobs target = knobs_target(&w->ctx->before, p->runtime_us, p->period_us);
+	struct knobs target = knobs_for_policy(&w->ctx->before, p);
 
 	if (knobs_apply(&target, &w->ctx->floor))
 		return true;
@@ -239,7 +239,7 @@ static enum window_status run_measure_led(struct run_ctx *ctx, const struct poli
 	if (first)
 		run_settle_due(ctx);
 	if (p) {
-		struct knobs target = knobs_target(&ctx->before, first->runtime_us, first->period_us);
+		struct knobs target = knobs_for_policy(&ctx->before, first);
 
 		if (p->period_us > ctx->longest_period_us)
 			ctx->longest_period_us = p->period_us;

@@ -3,6 +3,7 @@
 #include "state.h"
 #include "json_util.h"
 #include "dl_floor.h"
+#include "fair_server.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -181,15 +182,31 @@ bool state_restore(void)
 	struct knobs original, now;
 	pid_t owner;
 	int loaded = state_load(&original, &owner);
+	char why[PATH_MAX + 100];
+	bool ok, mounted = false;
 
 	if (loaded <= 0)
 		return loaded == 0;
-	if (!knobs_apply(&original, dl_floor_of_system())) {
-		rtt_err("could not restore the knobs saved in %s", state_file_path());
-		return false;
+	/* The dead run's debugfs may be gone already (its mount is undone before this). */
+	if (original.has_fair_server && !(mounted = fair_server_mount(why, sizeof(why))))
+		rtt_err("the fair server saved in %s cannot be restored: %s", state_file_path(), why);
+	ok = knobs_apply(&original, dl_floor_of_system());
+	if (!ok && original.has_fair_server) {
+		/* The RT knobs back at least; the state file stays for the fair server. */
+		struct knobs rt_only = original;
+
+		rt_only.has_fair_server = false;
+		if (knobs_apply(&rt_only, dl_floor_of_system()))
+			rtt_err("the RT knobs are back, the fair server is not");
 	}
-	if (!knobs_read(&now) || !knobs_equal(&now, &original))
-		return false;
-	state_remove();
-	return true;
+	if (!ok)
+		rtt_err("could not restore the knobs saved in %s", state_file_path());
+	else
+		ok = knobs_read(&now) && knobs_equal(&now, &original) &&
+		     (!original.has_fair_server || now.has_fair_server);
+	if (mounted)
+		fair_server_unmount();
+	if (ok)
+		state_remove();
+	return ok;
 }

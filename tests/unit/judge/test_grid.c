@@ -139,6 +139,22 @@ TEST(grid_parse_refuses_bad_input)
 	}
 }
 
+TEST(grid_unreachable_cells_with_their_fair_server)
+{
+	struct kernel_model fair = { .fair_server = true, .fs_runtime_us = 50000, .fs_period_us = 1000000 };
+	struct policy cells[GRID_CELLS_MAX];
+	struct grid g;
+	char why[256] = "", buf[256];
+
+	CHECK(parse(&g, "ratios=0.03 periods=1s fair_server=0,10ms,50ms", why, sizeof(why)), "refused: %s", why);
+	CHECK(grid_policies(&g, cells) == 3, "cells");
+	/* 3% RT is below the default 5% fair server, but not below the cell's own 0% or 1%. */
+	CHECK(!grid_cell_unreachable(&cells[0], &fair, buf, sizeof(buf)), "%s refused: %s", cells[0].name, buf);
+	CHECK(!grid_cell_unreachable(&cells[1], &fair, buf, sizeof(buf)), "%s refused: %s", cells[1].name, buf);
+	CHECK(grid_cell_unreachable(&cells[2], &fair, buf, sizeof(buf)) && strstr(buf, "EBUSY"), "%s: %s",
+	      cells[2].name, buf);
+}
+
 TEST(grid_unreachable_cells)
 {
 	struct kernel_model fair = { .fair_server = true, .fs_runtime_us = 50000, .fs_period_us = 1000000 };

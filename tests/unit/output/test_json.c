@@ -53,12 +53,14 @@ static bool from_text(const char *text, struct knobs *out)
 TEST(json_knobs_round_trip)
 {
 	static const struct knobs cases[] = {
-		{ { 950000, 1000000, 950000, 1000000 }, true },
-		{ { -1, 1000000, -1, 1000000 }, true },
-		{ { -1, 200000, 190000, 200000 }, true },
-		{ { 950000, 1000000, 0, 0 }, false },
-		{ { -1, 2147483647, 0, 0 }, false },
-		{ { INT64_MAX, INT64_MIN, 1, -1 }, true },
+		{ { 950000, 1000000, 950000, 1000000 }, true, false },
+		{ { -1, 1000000, -1, 1000000 }, true, false },
+		{ { -1, 200000, 190000, 200000 }, true, false },
+		{ { 950000, 1000000, 0, 0 }, false, false },
+		{ { -1, 2147483647, 0, 0 }, false, false },
+		{ { INT64_MAX, INT64_MIN, 1, -1 }, true, false },
+		{ { 950000, 1000000, 950000, 1000000, 50000000, 1000000000 }, true, true },
+		{ { -1, 1000000, 0, 0, 0, 1000000000 }, false, true },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -66,8 +68,10 @@ TEST(json_knobs_round_trip)
 		json_object *reparsed = json_tokener_parse(json_object_to_json_string(obj));
 		struct knobs back;
 
-		CHECK(json_object_object_length(obj) == (cases[i].has_cgroup ? 4 : 2), "case %zu: %d fields", i,
-		      json_object_object_length(obj));
+		CHECK(json_object_object_length(obj) == 2 + 2 * cases[i].has_cgroup + 2 * cases[i].has_fair_server,
+		      "case %zu: %d fields", i, json_object_object_length(obj));
+		CHECK(json_object_object_get_ex(obj, "fair_server_runtime_ns", NULL) == cases[i].has_fair_server,
+		      "case %zu: fair server field presence", i);
 		CHECK(json_object_object_get_ex(obj, "sched_rt_runtime_us", NULL) &&
 			      json_object_object_get_ex(obj, "sched_rt_period_us", NULL),
 		      "case %zu: sysctl fields missing", i);
@@ -75,8 +79,13 @@ TEST(json_knobs_round_trip)
 		      "case %zu: cgroup field presence", i);
 		memset(&back, 0x5a, sizeof(back));
 		CHECK(knobs_from_json(reparsed, &back), "case %zu: does not parse back", i);
-		CHECK(back.has_cgroup == cases[i].has_cgroup && knobs_equal(&back, &cases[i]),
+		CHECK(back.has_cgroup == cases[i].has_cgroup && back.has_fair_server == cases[i].has_fair_server &&
+			      knobs_equal(&back, &cases[i]),
 		      "case %zu: round trip differs", i);
+		if (cases[i].has_fair_server)
+			CHECK(back.value[KNOB_FAIR_SERVER_RUNTIME] == cases[i].value[KNOB_FAIR_SERVER_RUNTIME] &&
+				      back.value[KNOB_FAIR_SERVER_PERIOD] == cases[i].value[KNOB_FAIR_SERVER_PERIOD],
+			      "case %zu: fair server differs", i);
 		if (!cases[i].has_cgroup)
 			CHECK(back.value[KNOB_CGROUP_RUNTIME] == 0 && back.value[KNOB_CGROUP_PERIOD] == 0,
 			      "case %zu: cgroup slots not cleared", i);

@@ -30,6 +30,10 @@ int plan_replay(const char *label, const struct knobs *from, const struct knobs 
 			      knob_name(w->knob));
 			failures++;
 		}
+		if (!from->has_fair_server && w->knob >= KNOB_FAIR_SERVER_RUNTIME) {
+			CHECK(0, "%s: step %d writes %s where the fair server is unknown", label, i, knob_name(w->knob));
+			failures++;
+		}
 		if (state.value[w->knob] == w->value) {
 			CHECK(0, "%s: step %d rewrites %s with its current value %" PRId64, label, i,
 			      knob_name(w->knob), w->value);

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One fair server for all online CPUs: read each, write each, and undo a write that half succeeded. */
+#include "fair_server.h"
+#include "pseudo_fs.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_ROOT DEBUGFS_MOUNT_DIR "/sched/fair_server"
+
+static char root[PATH_MAX / 2] = DEFAULT_ROOT;
+static struct pseudo_fs debugfs;
+static int holders;	/* fair_server_mount calls not yet undone: the run's, and a restore's within it */
+
+void fair_server_set_root(const char *dir)
+{
+	snprintf(root, sizeof(root), "%s", dir ? dir : DEFAULT_ROOT);
+}
+
+static const char *cpu_file(int cpu, bool period, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/cpu%d/%s", root, cpu, period ? "period" : "runtime");
+	return buf;
+}
+
+const char *fair_server_path_shown(bool period)
+{
+	static char shown[2][PATH_MAX];
+
+	snprintf(shown[period], sizeof(shown[period]), "%s/cpu*/%s", root, period ? "period" : "runtime");
+	return shown[period];
+}
+
+/* Why one CPU's files cannot be read: debugfs's own reasons at the default root (lockdown...). */
+static void unreadable_why(int cpu, const char *path, char *why, size_t len)
+{
+	int err = errno ? errno : EINVAL;
+	int64_t runtime, period;
+
+	if (!strcmp(root, DEFAULT_ROOT) && !sysinfo_fair_server_read(cpu, &runtime, &period, why, len))
+		return;
+	snprintf(why, len, "cannot read %s: %s", path, strerror(err));
+}
+
+bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len)
+{
+	bool first = true;
+
+	for (int cpu = 0; cpu <= cpu_last_online(); cpu++) {
+		char path[PATH_MAX];
+		int64_t runtime, period;
+
+		if (!cpu_is_online(cpu))
+			continue;
+		errno = 0;
+		if (!read_i64_file(cpu_file(cpu, false, path, sizeof(path)), &runtime) ||
+		    !read_i64_file(cpu_file(cpu, true, path, sizeof(path)), &period)) {
+			unreadable_why(cpu, path, why, len);
+			return false;
+		}
+		if (!first && (runtime != *runtime_ns || period != *period_ns)) {
+			snprintf(why, len, "the fair server differs between CPUs (CPU %d: %" PRId64 "/%" PRId64
+					   " ns, the first online CPU: %" PRId64 "/%" PRId64 " ns); set them alike first",
+				 cpu, runtime, period, *runtime_ns, *period_ns);
+			return false;
+		}
+		*runtime_ns = runtime;
+		*period_ns = period;
+		first = false;
+	}
+	if (first)
+		snprintf(why, len, "no online CPU found");
+	return !first;
+}
+
+bool fair_server_writable(char *why, size_t len)
+{
+	char path[PATH_MAX];
+
+	for (int cpu = 0; cpu <= cpu_last_online(); cpu++)
+		for (int period = 0; period < 2 && cpu_is_online(cpu); period++)
+			if (access(cpu_file(cpu, period, path, sizeof(path)), W_OK)) {
+				snprintf(why, len, "%s is not writable: %s", path, strerror(errno));
+				return false;
+			}
+	return true;
+}
+
+int fair_server_write(bool period, int64_t value, int64_t old, char *failed_path, size_t len)
+{
+	char text[32], back[32], path[PATH_MAX];
+	int err = 0, cpu;
+
+	snprintf(text, sizeof(text), "%" PRId64, value);
+	for (cpu = 0; cpu <= cpu_last_online() && !err; cpu++)
+		if (cpu_is_online(cpu))
+			err = write_text_file(cpu_file(cpu, period, path, sizeof(path)), text);
+	if (!err)
+		return 0;
+	snprintf(failed_path, len, "%s", path);
+	/* The failed CPU kept its value; the ones before it take theirs back. */
+	snprintf(back, sizeof(back), "%" PRId64, old);
+	for (int c = 0; c < cpu - 1; c++)
+		if (cpu_is_online(c) && write_text_file(cpu_file(c, period, path, sizeof(path)), back))
+			rtt_err("could not put %s back to %s after the failed write: the CPUs now differ", path, back);
+	return err;
+}
+
+bool fair_server_mount(char *why, size_t len)
+{
+	/* A test's folder is not in debugfs. */
+	if (!holders && !strcmp(root, DEFAULT_ROOT) &&
+	    !pseudo_fs_mount(&debugfs, "debugfs", DEBUGFS_MOUNT_DIR, DEBUGFS_MOUNT_MARKER, why, len))
+		return false;
+	holders++;
+	return true;
+}
+
+void fair_server_unmount(void)
+{
+	if (holders && --holders == 0)
+		pseudo_fs_unmount(&debugfs);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The deadline fair server's files (6.12+: debugfs sched/fair_server/cpuN/{runtime,period}, in
+ * ns), read and written on every online CPU alike, so the knobs hold one runtime and one period
+ * for all of them. debugfs is mounted for a run that sets them when it is not mounted.
+ */
+#ifndef RTT_FAIR_SERVER_H
+#define RTT_FAIR_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the cpuN folders live; tests point it at a temp folder. NULL: the debugfs default. */
+void fair_server_set_root(const char *dir);
+/* "<root>/cpu*\/runtime" (or period): how messages and plans name the files. */
+const char *fair_server_path_shown(bool period);
+/*
+ * The runtime and period every online CPU has; false with why: debugfs absent or not mounted,
+ * no fair server (before 6.12), reading refused (lockdown), or CPUs that differ.
+ */
+bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
+/* Every online CPU's files may be opened for writing; false with the first that may not. */
+bool fair_server_writable(char *why, size_t len);
+/*
+ * Writes value into every online CPU's runtime (or period) file. A CPU that refuses it stops
+ * the write and the CPUs already written get `old` back, so all keep one value. Returns 0 or
+ * the errno, with the refusing file in failed_path.
+ */
+int fair_server_write(bool period, int64_t value, int64_t old, char *failed_path, size_t len);
+/*
+ * Mounts debugfs when it is not mounted (a marker in the state folder lets the guardian or
+ * `restore` undo it); true when it is there now or nothing was needed. Calls nest: each true
+ * one is undone by one fair_server_unmount.
+ */
+bool fair_server_mount(char *why, size_t len);
+/* Undoes a fair_server_mount: the last one unmounts debugfs if the first mounted it. */
+void fair_server_unmount(void);
+
+#endif
