@@ -17,6 +17,7 @@ enum {
 	OPT_CGROUP,
 	OPT_NO_CGROUP,
 	OPT_FAIR_SERVER,
+	OPT_SET_FAIR_SERVER,
 	OPT_JSON,
 	OPT_HELP,
 };
@@ -40,6 +41,11 @@ static void usage(FILE *out)
 		"                          sysctl values)\n"
 		"  --fair-server R/P       plan for a fair server of R/P us per CPU instead of this\n"
 		"                          kernel's (0/1000000: none, as before 6.12)\n"
+		"  --set-fair-server R/P   the policy also sets the fair server of every online CPU, as\n"
+		"                          'run --fair-server' does (50ms/1s, or 0: off): its writes\n"
+		"                          (debugfs sched/fair_server/cpu*/runtime, period, in ns) join\n"
+		"                          the plan; it starts from the fair server debugfs shows, else\n"
+		"                          from the one --fair-server or the kernel's default gives\n"
 		"  --json                  the plans as JSON\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 a plan there and back exists, 1 the knobs cannot be read, 2 bad input or a\n"
@@ -63,6 +69,7 @@ static bool parse_pair(const char *text, int64_t min_runtime, int64_t *runtime, 
 
 struct plan_args {
 	const char *from, *fair_server;
+	struct policy_fair_server set_fair_server;	/* --set-fair-server */
 	int cgroup;	/* 1 --cgroup, 0 --no-cgroup, -1 detect */
 	bool json;
 };
@@ -161,19 +168,42 @@ static void print_steps(const char *heading, const struct knobs *start, const st
 	}
 }
 
+/*
+ * The fair server in the starting state only when the policy sets it (plans without it read as
+ * before): debugfs's values, else the floor's (--fair-server or the kernel's default).
+ */
+static int starting_fair_server(const struct plan_args *args, const struct dl_floor *floor, struct knobs *from)
+{
+	if (!args->set_fair_server.set) {
+		from->has_fair_server = false;
+		return 0;
+	}
+	if (from->has_fair_server && !args->fair_server)
+		return 0;
+	if (!dl_floor_ratio(floor) && !args->fair_server)
+		return bad("--set-fair-server: this kernel has no fair server to set (%s)", floor->source);
+	from->has_fair_server = true;
+	from->value[KNOB_FAIR_SERVER_RUNTIME] = floor->runtime_us * 1000;
+	from->value[KNOB_FAIR_SERVER_PERIOD] = floor->period_us * 1000;
+	return 0;
+}
+
 static int plan_and_print(const struct plan_args *args, int64_t runtime, int64_t period, const struct dl_floor *floor)
 {
+	struct policy policy = { .runtime_us = runtime, .period_us = period, .fair_server = args->set_fair_server };
 	struct knobs from, to;
 	struct knob_plan there, back;
 	char why[400], text[200];
 	int err = starting_knobs(args, &from);
 
+	if (!err)
+		err = starting_fair_server(args, floor, &from);
 	if (err)
 		return err;
 	if (args->from && dl_floor_policy_refused(floor, from.value[KNOB_SYSCTL_RUNTIME],
 						  from.value[KNOB_SYSCTL_PERIOD], why, sizeof(why)))
 		return bad("--from %s: %s", args->from, why);
-	to = knobs_target(&from, runtime, period);
+	to = knobs_for_policy(&from, &policy);
 	if (!knob_plan_make(&from, &to, floor, &there)) {
 		knob_plan_refusal(&from, &to, floor, why, sizeof(why));
 		return bad("%s", why);
@@ -206,6 +236,7 @@ int cmd_plan(int argc, char **argv)
 		{ "cgroup", no_argument, NULL, OPT_CGROUP },
 		{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
 		{ "fair-server", required_argument, NULL, OPT_FAIR_SERVER },
+		{ "set-fair-server", required_argument, NULL, OPT_SET_FAIR_SERVER },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -215,6 +246,7 @@ int cmd_plan(int argc, char **argv)
 	const char *operand[2];
 	int64_t runtime, period;
 	int c, operands = 0;
+	char why[200];
 
 	optind = 1;
 	opterr = 0;
@@ -236,6 +268,10 @@ int cmd_plan(int argc, char **argv)
 		case OPT_CGROUP: args.cgroup = 1; break;
 		case OPT_NO_CGROUP: args.cgroup = 0; break;
 		case OPT_FAIR_SERVER: args.fair_server = optarg; break;
+		case OPT_SET_FAIR_SERVER:
+			if (!policy_fair_server_parse(optarg, &args.set_fair_server, why, sizeof(why)))
+				return bad("--set-fair-server '%s': %s", optarg, why);
+			break;
 		case OPT_JSON: args.json = true; break;
 		case 'h':
 		case OPT_HELP:

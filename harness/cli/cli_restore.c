@@ -14,9 +14,11 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: rtthrottle restore\n\n"
-		     "Puts back the knobs saved in %s by a run that died with its guardian,\n"
-		     "then removes the file; removes its tracefs instance and unmounts tracefs if it\n"
-		     "mounted it. Refuses while a run is active (it restores itself).\n"
+		     "Puts back the knobs saved in %s by a run that died with its guardian\n"
+		     "(the RT sysctls, the root cgroup's pair and, where it saved it, the fair server of\n"
+		     "every online CPU, mounting debugfs for that if needed), then removes the file;\n"
+		     "removes its tracefs instance and unmounts tracefs (and debugfs) if it mounted them.\n"
+		     "Refuses while a run is active (it restores itself).\n"
 		     "Exit status: 0 restored or nothing to do, 1 restoring failed, 2 a run is active.\n",
 		state_file_path());
 }
@@ -53,8 +55,12 @@ int cmd_restore(int argc, char **argv)
 		close(fd);
 		return EXIT_CHECK_FAILED;
 	}
-	printf("restored the knobs saved by pid %d: sched_rt_runtime_us %lld, sched_rt_period_us %lld\n",
+	printf("restored the knobs saved by pid %d: sched_rt_runtime_us %lld, sched_rt_period_us %lld",
 	       (int)owner, (long long)saved.value[KNOB_SYSCTL_RUNTIME], (long long)saved.value[KNOB_SYSCTL_PERIOD]);
+	if (saved.has_fair_server)
+		printf(", fair server %lld/%lld ns on every online CPU", (long long)saved.value[KNOB_FAIR_SERVER_RUNTIME],
+		       (long long)saved.value[KNOB_FAIR_SERVER_PERIOD]);
+	printf("\n");
 	close(fd);
 	return EXIT_ALL_PASSED;
 }

@@ -144,7 +144,8 @@ bool read_i64_file(const char *path, int64_t *out)
 
 int write_text_file(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC as a shell's '>': kernel files ignore it, a test's plain file loses its longer old value. */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(text);
 	ssize_t put;
 	int err = 0;

@@ -35,7 +35,8 @@ void remove_temp_dir(const char *dir)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
-		unlink(path);
+		if (unlink(path) && errno == EISDIR)
+			remove_temp_dir(path);	/* a fixture's folders (fair_server/cpuN) */
 	}
 	closedir(d);
 	CHECK(rmdir(dir) == 0, "cannot remove %s: %s", dir, strerror(errno));

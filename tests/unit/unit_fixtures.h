@@ -13,7 +13,7 @@
 
 /* A fresh folder /tmp/rtt-unit-XXXXXX in buf; NULL (after a failed check) when it cannot be made. */
 char *make_temp_dir(char *buf, size_t len);
-/* Removes a flat temp folder and what is in it. */
+/* Removes a temp folder and what is in it, folders too. */
 void remove_temp_dir(const char *dir);
 /* tests/fixtures/NAME, found from the binary's folder (or $RTT_FIXTURES). */
 const char *fixture_path(const char *name);

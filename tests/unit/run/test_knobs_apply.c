@@ -3,6 +3,7 @@
  * knobs_apply on knob files in a temp folder: nothing is written without a plan there and back,
  * and a write that fails names its step, file, value and likely cause.
  */
+#include "fair_server.h"
 #include "knob_plan.h"
 #include "knobs.h"
 #include "plan_replay.h"
@@ -41,11 +42,13 @@ static int apply_in(const char *dir, const struct knobs *target, char *said, siz
 
 	snprintf(no_cgroup, sizeof(no_cgroup), "%s/no-cgroup", dir);
 	knobs_set_roots(dir, no_cgroup);
+	fair_server_set_root(no_cgroup);	/* nor a fair server: the host's is not read */
 	if (stderr_capture_begin(&cap, dir)) {
 		ok = knobs_apply(target, &fair_server_default);
 		stderr_capture_end(&cap, said, len);
 	}
 	knobs_set_roots("/proc/sys/kernel", "/sys/fs/cgroup/cpu");
+	fair_server_set_root(NULL);
 	return ok;
 }
 
