@@ -112,6 +112,10 @@ bool policy_fair_server_parse(const char *text, struct policy_fair_server *out, 
 	out->set = true;
 	if (!strcmp(text, "0"))
 		return true;
+	if (text[0] == '-' || (slash && slash[1] == '-')) {
+		snprintf(why, len, "a negative time (the runtime 0 turns the fair server off)");
+		return false;
+	}
 	if (!slash || (size_t)(slash - text) >= sizeof(runtime)) {
 		snprintf(why, len, "not RUNTIME/PERIOD with units (50ms/1s) or 0 (off)");
 		return false;

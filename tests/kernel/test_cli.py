@@ -234,3 +234,45 @@ def test_root_run_that_cannot_judge_exits_125():
     assert "cyclictest" in doc["results"][0]["skip_reason"] and rtt.read_knobs() == before
     assert "125" in rtt.run(["run", "--help"]).stdout
     shutil.rmtree(tmp)
+
+
+BAD_FAIR_SERVER = [
+    (["--fair-server", "-50ms/1s"], "--fair-server '-50ms/1s': a negative time"),
+    (["--fair-server", "50ms/-1s"], "--fair-server '50ms/-1s': a negative time"),
+    (["--fair-server", "-1"], "--fair-server '-1'"),
+    (["--fair-server", "2s/1s"], "--fair-server '2s/1s': the runtime exceeds the period"),
+    (["--fair-server", "abc"], "--fair-server 'abc': not RUNTIME/PERIOD"),
+    (["--fair-server", "fifty/1s"], "runtime 'fifty' is not a time with a unit"),
+    (["--fair-server", "50/1s"], "runtime '50' is not a time with a unit"),
+    (["--fair-server", "50ms/1h"], "period '1h' is not a time with a unit"),
+    (["--fair-server", "10us/50us"], "100us to 4194304us"),
+    (["--fair-server", ""], "--fair-server ''"),
+    (["--grid", "ratios=0.5 periods=1s fair_server=-10ms"], "fair_server: '-10ms'"),
+    (["--grid", "ratios=0.5 periods=1s fair_server=2s"], "fair_server: '2s': fair-server runtime"),
+    (["--grid", "ratios=0.5 periods=1s fair_server=ten"], "fair_server: 'ten'"),
+    (["--policy", "half", "--fair-server", "600ms/1s"], "fair server's bandwidth"),
+]
+
+
+def test_bad_fair_server_exits_2_names_input_changes_nothing():
+    """Bad fair-server values stop `run` before anything changes (run as nobody when root, so a
+    value wrongly accepted cannot start a measuring run), and `plan` refuses them the same way."""
+    user = None
+    if os.geteuid() == 0:
+        nobody_output_dir()  # skips where nobody cannot reach the binary
+        user = "65534"
+    before, tracefs = rtt.read_knobs(), rtt.tracefs_state()
+    state_file = "/run/rtthrottle/state.json"
+    state_before = os.path.exists(state_file)  # another run of this host's may hold one
+    tmp = tempfile.mkdtemp(prefix="rtt-bad-fs-")
+    os.chmod(tmp, 0o777)
+    for args, named in BAD_FAIR_SERVER:
+        proc = rtt.run(["run"] + args + ["--output", os.path.join(tmp, "r.json")], timeout=30, user=user)
+        assert proc.returncode == 2, (args, proc.returncode, proc.stderr)
+        assert named in proc.stderr, (args, named, proc.stderr)
+        assert rtt.read_knobs() == before and rtt.tracefs_state() == tracefs, args
+    for spec, named in (("-5ms/1s", "a negative time"), ("2s/1s", "exceeds the period"), ("x", "x")):
+        proc = rtt.run(["plan", "--set-fair-server", spec, "950000", "1000000"], timeout=30, user=user)
+        assert proc.returncode == 2 and named in proc.stderr, (spec, proc.returncode, proc.stderr)
+    assert os.listdir(tmp) == [], f"bad input left files: {os.listdir(tmp)}"
+    assert os.path.exists(state_file) == state_before, "bad input left a state file"
