@@ -62,6 +62,11 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
 	return NULL;
 }
 
+bool knob_write_allowed(const struct knobs *at, enum knob_id id)
+{
+	return id < KNOB_FAIR_SERVER_RUNTIME || at->value[KNOB_SYSCTL_RUNTIME] == -1;
+}
+
 /*
  * The values a knob takes on the way, in the order they are tried: its target, -1 for the
  * sysctl runtime (ratio 1: every cgroup ratio fits under it, no floor applies and the kernel
@@ -174,6 +179,12 @@ bool knob_plan_make(const struct knobs *from, const struct knobs *to, const stru
 				digit[id] = d;
 				next = state_of(&space, digit);
 				if (d == kept || node[next].seen)
+					continue;
+				/* The state written in: knob id still at its old value, kept. */
+				for (int k = 0; k < space.knobs; k++)
+					base.value[space.id[k]] = space.value[space.id[k]][digit[space.id[k]]];
+				base.value[id] = space.value[id][kept];
+				if (!knob_write_allowed(&base, id))
 					continue;
 				for (int k = 0; k < space.knobs; k++)
 					base.value[space.id[k]] = space.value[space.id[k]][digit[space.id[k]]];

@@ -25,7 +25,7 @@ struct knob_write {
  * Each knob once, plus the sysctl runtime's detour through -1: from any valid state, -1, the
  * fair server's pair and the sysctl period (the kernel admits any fair server under -1), the
  * cgroup pair (each pair in the order its runtime <= period allows), then the sysctl runtime
- * reaches any valid target.
+ * reaches any valid target. A fair-server change always takes that detour (knob_write_allowed).
  */
 #define KNOB_PLAN_STEPS_MAX (KNOB_COUNT + 1)
 
@@ -41,7 +41,18 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
  * one, else the floor's.
  */
 uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floor);
-/* Finds a shortest sequence of single writes from `from` to `to` with every step valid. */
+/*
+ * Whether a write of knob id may be made in state `at` (before it). The fair server's are made
+ * while the global runtime is -1 only: the kernel admits a fair-server change by subtracting
+ * the server's old bandwidth from its root domain's total, which Debian's 6.12.118 (under QEMU)
+ * had lost, so every change under a finite limit failed with EBUSY, lowering ones too; under
+ * -1 there is no admission test.
+ */
+bool knob_write_allowed(const struct knobs *at, enum knob_id id);
+/*
+ * Finds a shortest sequence of single writes from `from` to `to` with every step valid and
+ * allowed.
+ */
 bool knob_plan_make(const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
 		    struct knob_plan *plan);
 

@@ -34,6 +34,11 @@ int plan_replay(const char *label, const struct knobs *from, const struct knobs 
 			CHECK(0, "%s: step %d writes %s where the fair server is unknown", label, i, knob_name(w->knob));
 			failures++;
 		}
+		if (!knob_write_allowed(&state, w->knob)) {
+			CHECK(0, "%s: step %d writes %s while the global runtime is %" PRId64, label, i,
+			      knob_name(w->knob), state.value[KNOB_SYSCTL_RUNTIME]);
+			failures++;
+		}
 		if (state.value[w->knob] == w->value) {
 			CHECK(0, "%s: step %d rewrites %s with its current value %" PRId64, label, i,
 			      knob_name(w->knob), w->value);

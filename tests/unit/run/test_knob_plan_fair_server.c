@@ -2,7 +2,8 @@
 /*
  * knob_plan with the fair server as a knob: deadline admission couples it to the global ratio
  * from both sides, so lowering RT below the fair server's bandwidth goes through a fair-server
- * decrease first, and raising the fair server through an RT increase.
+ * decrease first, and raising the fair server through an RT increase; every fair-server write
+ * is made under runtime -1 (knob_write_allowed; plan_replay checks it).
  */
 #include "knob_explain.h"
 #include "knob_plan.h"
@@ -29,6 +30,15 @@ static struct knobs with_fair_server(int64_t runtime, int64_t period, int64_t fs
 static int step_of(const struct knob_plan *plan, enum knob_id id)
 {
 	for (int i = 0; i < plan->count; i++)
+		if (plan->step[i].knob == id)
+			return i;
+	return -1;
+}
+
+/* The last write of a knob: the sysctl runtime's value after its detour through -1. */
+static int last_step_of(const struct knob_plan *plan, enum knob_id id)
+{
+	for (int i = plan->count - 1; i >= 0; i--)
 		if (plan->step[i].knob == id)
 			return i;
 	return -1;
@@ -96,16 +106,17 @@ TEST(knob_plan_lowers_the_fair_server_before_rt)
 
 	if (!plan_there_and_back("default -> 30000 fs 10ms", &from, &to, &there, &back))
 		return;
-	CHECK(there.count == 3, "there: %d steps, want 3 (fair server, cgroup, sysctl runtimes)", there.count);
+	/* -1, the fair server, the cgroup, then the sysctl's own value, which only the lower fair server admits. */
+	CHECK(there.count == 4, "there: %d steps, want 4", there.count);
 	CHECK(step_of(&there, KNOB_FAIR_SERVER_RUNTIME) >= 0 &&
-		      step_of(&there, KNOB_FAIR_SERVER_RUNTIME) < step_of(&there, KNOB_SYSCTL_RUNTIME),
-	      "the fair server (step %d) must come down before the sysctl (step %d)",
-	      step_of(&there, KNOB_FAIR_SERVER_RUNTIME), step_of(&there, KNOB_SYSCTL_RUNTIME));
+		      step_of(&there, KNOB_FAIR_SERVER_RUNTIME) < last_step_of(&there, KNOB_SYSCTL_RUNTIME),
+	      "the fair server (step %d) must come down before the sysctl's last write (step %d)",
+	      step_of(&there, KNOB_FAIR_SERVER_RUNTIME), last_step_of(&there, KNOB_SYSCTL_RUNTIME));
 	CHECK(step_of(&there, KNOB_FAIR_SERVER_PERIOD) < 0, "the fair server's period written, unchanged");
-	/* Back: RT rises first, then the fair server may. */
-	CHECK(back.count == 3 && step_of(&back, KNOB_SYSCTL_RUNTIME) < step_of(&back, KNOB_FAIR_SERVER_RUNTIME),
-	      "back: sysctl (step %d) must rise before the fair server (step %d), %d steps",
-	      step_of(&back, KNOB_SYSCTL_RUNTIME), step_of(&back, KNOB_FAIR_SERVER_RUNTIME), back.count);
+	CHECK(there.step[0].knob == KNOB_SYSCTL_RUNTIME && there.step[0].value == -1, "there: step 0 is not -1");
+	/* Back: the same detour, the fair server back up while RT is unlimited. */
+	CHECK(back.count == 4 && back.step[0].knob == KNOB_SYSCTL_RUNTIME && back.step[0].value == -1,
+	      "back: %d steps, step 0 %s", back.count, knob_name(back.step[0].knob));
 }
 
 TEST(knob_plan_fair_server_policies_of_the_debate)
@@ -120,8 +131,8 @@ TEST(knob_plan_fair_server_policies_of_the_debate)
 	if (plan_there_and_back("default -> posix", &from, &posix, &there, &back))
 		CHECK(there.count == 3, "posix: %d steps, want 3", there.count);
 	if (plan_there_and_back("default -> rt-no-fair-server", &from, &no_fs, &there, &back))
-		CHECK(there.count == 1 && there.step[0].knob == KNOB_FAIR_SERVER_RUNTIME && there.step[0].value == 0,
-		      "rt-no-fair-server: %d steps, step 0 %s", there.count, knob_name(there.step[0].knob));
+		CHECK(there.count == 3 && there.step[1].knob == KNOB_FAIR_SERVER_RUNTIME && there.step[1].value == 0,
+		      "rt-no-fair-server: %d steps, step 1 %s", there.count, knob_name(there.step[1].knob));
 	/* Half RT with a 40% fair server: both move, each in an order the other allows. */
 	plan_there_and_back("default -> half fs 400ms", &from, &big_fs, &there, &back);
 }
