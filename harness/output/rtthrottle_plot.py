@@ -851,7 +851,8 @@ def checks_table_html(runs):
 
 
 DEBATE_COLUMNS = (("policy", "policy", None), ("runtime_us", "runtime us", "count"),
-                  ("period_us", "period us", "count"), ("rt_share", "RT share", "ratio"),
+                  ("period_us", "period us", "count"), ("fair_server", "fair server", None),
+                  ("rt_share", "RT share", "ratio"),
                   ("cfs_starvation_max_ms", "worst CFS starvation ms", "ms"),
                   ("admin_recovery_ms", "admin recovery ms", "ms"), ("admin_recovered", "admin got in", None),
                   ("app90_deadline_misses", "90% app deadline misses", "count"),

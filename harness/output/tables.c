@@ -50,6 +50,30 @@ static struct policy policy_of(json_object *result)
 	return p;
 }
 
+/*
+ * The fair server a result's policy set, as the debate table prints it: "off", "10ms/1s" (its
+ * period kept where none was named: "10ms/-"), or "as found" where the policy left it alone.
+ */
+static void fair_server_label(json_object *result, char *buf, size_t len)
+{
+	json_object *pol, *fs, *period;
+	struct policy_fair_server set = { .set = true };
+
+	if (!json_object_object_get_ex(result, "policy", &pol) || !json_object_object_get_ex(pol, "fair_server", &fs) ||
+	    !fs) {
+		snprintf(buf, len, "as found");
+		return;
+	}
+	set.runtime_us = json_get_int64(fs, "runtime_us", 0);
+	set.period_us = json_object_object_get_ex(fs, "period_us", &period) && period ? json_object_get_int64(period) : 0;
+	if (!set.runtime_us)
+		snprintf(buf, len, "off");
+	else if (!set.period_us)
+		snprintf(buf, len, "%lldus/-", (long long)set.runtime_us);
+	else
+		policy_fair_server_format(&set, buf, len);
+}
+
 /* Where the limit starts cutting into jobs (throttled misses), per scenario and policy. */
 static json_object *edges(json_object *results, const struct kernel_model *model)
 {
@@ -219,6 +243,7 @@ static json_object *debate(json_object *results)
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
 		json_object *r = json_object_array_get_idx(results, i), *row;
 		struct policy p = policy_of(r);
+		char label[48];
 		bool seen = false;
 
 		for (size_t k = 0; k < json_object_array_length(rows) && !seen; k++)
@@ -229,6 +254,8 @@ static json_object *debate(json_object *results)
 		json_add_str(row, "policy", p.name);
 		json_add_int64(row, "runtime_us", p.runtime_us);
 		json_add_int64(row, "period_us", p.period_us);
+		fair_server_label(r, label, sizeof(label));
+		json_add_str(row, "fair_server", label);
 		for (size_t c = 0; c < DEBATE_COLUMNS; c++)
 			debate_cell(results, row, p.name, &debate_columns[c]);
 		json_object_array_add(rows, row);
@@ -322,8 +349,8 @@ void tables_print(json_object *root)
 		}
 	}
 	if (json_object_object_get_ex(root, "debate", &rows)) {
-		char line[256];
-		int at = snprintf(line, sizeof(line), "%-18s", "policy");
+		char line[320];
+		int at = snprintf(line, sizeof(line), "%-18s %-12s", "policy", "fair server");
 
 		for (size_t c = 0; c < DEBATE_COLUMNS; c++)
 			at += snprintf(line + at, sizeof(line) - at, " %*s", debate_columns[c].width, debate_columns[c].header);
@@ -331,7 +358,8 @@ void tables_print(json_object *root)
 		for (size_t i = 0; i < json_object_array_length(rows); i++) {
 			json_object *row = json_object_array_get_idx(rows, i);
 
-			at = snprintf(line, sizeof(line), "%-18s", json_get_str(row, "policy", ""));
+			at = snprintf(line, sizeof(line), "%-18s %-12s", json_get_str(row, "policy", ""),
+				      json_get_str(row, "fair_server", "as found"));
 			for (size_t c = 0; c < DEBATE_COLUMNS; c++) {
 				const struct debate_column *col = &debate_columns[c];
 				json_object *v;

@@ -262,6 +262,7 @@ def test_debate_suite_prints_the_table():
     assert "debate:" in proc.stdout
     for row in rows.values():
         assert row["rt_share"] is not None and row["cfs_starvation_max_ms"] is not None, row
+        assert row["fair_server"] == "as found", row     # the debate's policies leave it alone
         assert row["app90_deadline_misses"] is not None and row["collateral_latency_max_us"] is not None, row
     # On a kernel with a fair server no policy leaves CFS starving for long; without one, -1 does.
     model = doc["kernel_model"]["predicted"]
