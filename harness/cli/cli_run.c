@@ -42,10 +42,12 @@ static void usage(FILE *out)
 		"                        period, below the deadline floor) are skipped with why; an\n"
 		"                        axis fair_server=0,10ms,50ms repeats the grid for each fair-\n"
 		"                        server runtime (against its 1 s period; 0: off)\n"
-		"  --fair-server R/P     every policy without its own sets the deadline fair server\n"
+		"  --fair-server R/P[,R/P...]\n"
+		"                        every policy without its own sets the deadline fair server\n"
 		"                        (6.12+, debugfs sched/fair_server) of every online CPU to\n"
 		"                        runtime R of period P, with units (50ms/1s), or 0 (off, the\n"
-		"                        period kept); named -fsR. Saved and restored like the\n"
+		"                        period kept); named -fsR; with a list (at most 6), once with\n"
+		"                        each (0,10ms/1s,50ms/1s). Saved and restored like the\n"
 		"                        sysctls; where debugfs cannot be read or written such\n"
 		"                        policies are skipped with why (policies rt-no-fair-server\n"
 		"                        and posix set it themselves)\n"
@@ -250,6 +252,46 @@ static int choose_output(struct run_options *opt, const struct raw_args *raw)
 	return export_options_check(&opt->exports, "run", opt->output, "--output") ? 0 : EXIT_USAGE;
 }
 
+/* --fair-server's comma-separated settings, each checked as the kernel would. */
+static int parse_fair_servers(struct run_options *opt, const char *list)
+{
+	char copy[256], why[200], *save = NULL;
+
+	if (snprintf(copy, sizeof(copy), "%s", list) >= (int)sizeof(copy))
+		return bad("--fair-server '%s': too long", list);
+	opt->fair_server_count = 0;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (opt->fair_server_count == RUN_FAIR_SERVERS_MAX)
+			return bad("--fair-server '%s': at most %d settings", list, RUN_FAIR_SERVERS_MAX);
+		if (!policy_fair_server_parse(item, &opt->fair_server[opt->fair_server_count], why, sizeof(why)))
+			return bad("--fair-server '%s': %s", item, why);
+		for (int i = 0; i < opt->fair_server_count; i++)
+			if (!memcmp(&opt->fair_server[i], &opt->fair_server[opt->fair_server_count], sizeof(opt->fair_server[i])))
+				return bad("--fair-server '%s': '%s' given twice", list, item);
+		opt->fair_server_count++;
+	}
+	return opt->fair_server_count ? 0 : bad("--fair-server '%s': an empty list", list);
+}
+
+/* Each scenario's policies, times --fair-server's settings, fit a run (RUN_CASE_POLICIES_MAX). */
+static int check_policy_count(const struct run_options *opt)
+{
+	struct run_options once = *opt;
+	struct policy policies[RUN_CASE_POLICIES_MAX];
+
+	once.fair_server_count = 0;
+	for (int i = 0; i < opt->scenario_count; i++) {
+		int n = run_policies(&once, opt->scenario[i], policies), total = 0;
+
+		for (int k = 0; k < n; k++)
+			total += policies[k].fair_server.set || !opt->fair_server_count ? 1 : opt->fair_server_count;
+		if (total > RUN_CASE_POLICIES_MAX)
+			return bad("--fair-server: %s would run %d policies, at most %d", opt->scenario[i]->name, total,
+				   RUN_CASE_POLICIES_MAX);
+	}
+	return 0;
+}
+
 /*
  * Where the fair server cannot be read yet (debugfs not mounted, or refused), its policies are
  * planned from the one the deadline floor assumes: a pair such as RT 0.4 with a fair server of
@@ -338,8 +380,8 @@ int cmd_run(int argc, char **argv)
 				return bad("--grid %s: %s", optarg, why);
 			break;
 		case OPT_FAIR_SERVER:
-			if (!policy_fair_server_parse(optarg, &opt.fair_server, why, sizeof(why)))
-				return bad("--fair-server '%s': %s", optarg, why);
+			if ((err = parse_fair_servers(&opt, optarg)))
+				return err;
 			break;
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
@@ -414,7 +456,7 @@ int cmd_run(int argc, char **argv)
 		return err;
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
 	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = load_check_tools(&opt)) ||
-	    (err = check_policies_plannable(&opt)) || (err = choose_output(&opt, &raw)))
+	    (err = check_policy_count(&opt)) || (err = check_policies_plannable(&opt)) || (err = choose_output(&opt, &raw)))
 		return err;
 	{
 		int64_t period;

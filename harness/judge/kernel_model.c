@@ -25,7 +25,8 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 
 	memset(m, 0, sizeof(*m));
 	/* 6.12 added the deadline fair server (50 ms every 1 s per CPU by default). */
-	m->fair_server = at_least(k, 6, 12);
+	m->fair_server_kernel = at_least(k, 6, 12);
+	m->fair_server = m->fair_server_kernel;
 	m->fs_runtime_us = 50000;
 	m->fs_period_us = 1000000;
 	/* Where debugfs shows the fair server, its values rule; runtime 0 switches it off. */
@@ -39,7 +40,8 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 	 * 6.12 also dropped the global RT bandwidth control for kernels without RT group scheduling;
 	 * with it (and before 6.12) runtime/period is enforced per CPU.
 	 */
-	if (!m->fair_server) {
+	/* The kernel's build decides, not the server's setting: switched off, it leaves no limit behind. */
+	if (!m->fair_server_kernel) {
 		m->rt_bandwidth = true;
 		rt_why = "before 6.12 RT throttling is always built in";
 	} else if (k->rt_group_sched == 1) {
@@ -66,6 +68,17 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 		 m->rt_runtime_share ? "on (before 5.10)" : "off (5.10+)",
 		 m->timer_thread_priority ? "CFS timer wake-ups in RT thread ktimers (PREEMPT_RT)" : "no RT timer thread",
 		 m->tick_us, k->hz > 0 ? "" : " (HZ unknown)");
+}
+
+void kernel_model_for_policy(const struct kernel_model *m, const struct policy *p, struct kernel_model *out)
+{
+	*out = *m;
+	if (!p->fair_server.set || !m->fair_server_kernel)
+		return;
+	out->fs_runtime_us = p->fair_server.runtime_us;
+	if (p->fair_server.period_us > 0)
+		out->fs_period_us = p->fair_server.period_us;
+	out->fair_server = out->fs_runtime_us > 0;
 }
 
 enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t period_us)

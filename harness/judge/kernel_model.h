@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "policy.h"
 #include "sysinfo.h"
 
 enum regime {
@@ -31,7 +32,8 @@ enum regime_mask {
 };
 
 struct kernel_model {
-	bool fair_server;	/* 6.12+: deadline server for CFS */
+	bool fair_server;	/* 6.12+: deadline server for CFS, and on */
+	bool fair_server_kernel;	/* 6.12+: the kernel has one, on or off */
 	bool rt_bandwidth;	/* classic RT throttling is enforced when runtime != -1 */
 	bool rt_runtime_share;	/* the RT_RUNTIME_SHARE sched feature is on by default */
 	int timer_thread_priority;	/* CFS timer wake-ups run in an RT thread of this priority (0: not) */
@@ -75,6 +77,12 @@ struct regime_observation {
 };
 
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m);
+/*
+ * The model a policy's cases are judged by: where it sets the fair server, its runtime and
+ * period in place of the system's (runtime 0: no fair server, nothing it promises), on a kernel
+ * that has one. RT throttling stays as the kernel builds it.
+ */
+void kernel_model_for_policy(const struct kernel_model *m, const struct policy *p, struct kernel_model *out);
 enum regime regime_for(const struct kernel_model *m, int64_t runtime_us, int64_t period_us);
 const char *regime_name(enum regime r);
 /* "classic,fair-server-only", or "any" for REGIMES_ANY. */

@@ -41,14 +41,24 @@
 int run_policies(const struct run_options *opt, const struct scenario *s, struct policy *out)
 {
 	bool own = !opt->policy_count && !opt->grid.row_count;
-	int n = own ? s->policy_count : opt->policy_count;
+	int n = own ? s->policy_count : opt->policy_count, m = 0;
 	const struct grid *grid = own ? &s->grid : &opt->grid;
+	struct policy base[RUN_CASE_POLICIES_MAX];
 
-	memcpy(out, own ? s->policies : opt->policy, sizeof(*out) * (size_t)n);
-	n += grid_policies(grid, out + n);
-	for (int k = 0; k < n; k++)
-		policy_with_fair_server(&out[k], &opt->fair_server);
-	return n;
+	memcpy(base, own ? s->policies : opt->policy, sizeof(*base) * (size_t)n);
+	n += grid_policies(grid, base + n);
+	/* Each policy without a fair server of its own once with each of --fair-server's (cli_run bounds them). */
+	for (int k = 0; k < n; k++) {
+		int copies = base[k].fair_server.set || !opt->fair_server_count ? 1 : opt->fair_server_count;
+
+		for (int j = 0; j < copies && m < RUN_CASE_POLICIES_MAX; j++) {
+			out[m] = base[k];
+			if (opt->fair_server_count)
+				policy_with_fair_server(&out[m], &opt->fair_server[j]);
+			m++;
+		}
+	}
+	return m;
 }
 
 int run_planned_results(const struct run_options *opt)
@@ -576,12 +586,14 @@ static bool limit_in_force(const struct run_ctx *ctx)
 		int np = run_policies(opt, opt->scenario[i], policies);
 
 		for (int k = 0; k < np; k++) {
+			struct kernel_model model;	/* a policy switching the fair server off may leave no limit */
 			struct limiter l;
 			char why[256];
 
 			if (grid_cell_unreachable(&policies[k], &ctx->model, why, sizeof(why)))
 				continue;
-			run_scenario_limiter(&ctx->model, opt->scenario[i], &policies[k], &l);
+			kernel_model_for_policy(&ctx->model, &policies[k], &model);
+			run_scenario_limiter(&model, opt->scenario[i], &policies[k], &l);
 			if (!l.limited) {
 				rtt_cmd_err("run", "refusing to hog CPU %d, where the harness runs: %s under policy %s "
 					    "has no limit in force on this kernel (%s)",

@@ -17,6 +17,7 @@
 /* The policies of one scenario in a run: named ones plus the cells of a knob grid. */
 #define RUN_CASE_POLICIES_MAX (RUN_POLICIES_MAX + GRID_CELLS_MAX)
 #define RUN_SCENARIOS_MAX SCENARIOS_MAX
+#define RUN_FAIR_SERVERS_MAX 6
 
 /* How a run waits between windows so that none inherits another's spent RT budget. */
 enum settle_mode {
@@ -32,7 +33,9 @@ struct run_options {
 	struct policy policy[RUN_POLICIES_MAX];
 	int policy_count;
 	struct grid grid;	/* --grid: its cells follow the policies; row_count 0 without one */
-	struct policy_fair_server fair_server;	/* --fair-server: for every policy without its own */
+	/* --fair-server: each policy without its own runs once with each of these */
+	struct policy_fair_server fair_server[RUN_FAIR_SERVERS_MAX];
+	int fair_server_count;
 	int cpu;		/* the first measured CPU: noise floor, probe, calibration, checks */
 	int cpus[PLACEMENT_CPUS_MAX];	/* every measured CPU (--cpu), ascending; cpus[0] == cpu */
 	int cpu_count;

@@ -687,8 +687,8 @@ void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s
 	limiter_for(&model, p, out);
 }
 
-bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
-	      bool may_retry)
+static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep,
+			      int rep, bool may_retry)
 {
 	double window_s = run_window_s(ctx->opt, s, p);
 	/* Under the timer rule a window may end as the RT period timer fires (window.h). */
@@ -801,4 +801,17 @@ bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy
 	}
 	progress_step("%s%s: %s", cell, name, verdict);
 	return false;
+}
+
+/* A policy that sets the fair server is judged by the model of the kernel with its setting. */
+bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
+	      bool may_retry)
+{
+	const struct kernel_model system = ctx->model;
+	bool again;
+
+	kernel_model_for_policy(&system, p, &ctx->model);
+	again = run_case_modelled(ctx, s, p, sweep, rep, may_retry);
+	ctx->model = system;
+	return again;
 }

@@ -136,6 +136,41 @@ TEST(kernel_model_fair_server_from_debugfs)
 	CHECK(!m.fs_from_debugfs && m.fs_runtime_us == 50000, "runtime did not parse");
 }
 
+/*
+ * A policy that sets the fair server is judged by the kernel with that setting: off, a 6.12
+ * kernel without RT group scheduling has no limit left at -1 or at 950000 (nothing promised);
+ * with group scheduling RT throttling stays. On 6.1 there is no fair server to set.
+ */
+TEST(kernel_model_for_a_policy_setting_the_fair_server)
+{
+	struct kernel_model m = model(6, 12, 0), out;
+	struct policy posix = builtin("posix"), no_fs = builtin("rt-no-fair-server"), def = builtin("default");
+	struct policy fs10 = def;
+
+	kernel_model_for_policy(&m, &def, &out);
+	CHECK(out.fair_server && out.fs_runtime_us == 50000 && regime_for(&out, -1, 1000000) == REGIME_FAIR_SERVER_ONLY,
+	      "a policy without a fair server leaves the model as it is");
+	kernel_model_for_policy(&m, &posix, &out);
+	CHECK(!out.fair_server && regime_for(&out, -1, 1000000) == REGIME_NO_LIMIT, "posix: %s",
+	      regime_name(regime_for(&out, -1, 1000000)));
+	kernel_model_for_policy(&m, &no_fs, &out);
+	CHECK(!out.fair_server && !out.rt_bandwidth && regime_for(&out, 950000, 1000000) == REGIME_NO_LIMIT,
+	      "fair server off without RT groups: %s", regime_name(regime_for(&out, 950000, 1000000)));
+	m = model(6, 12, 1);
+	kernel_model_for_policy(&m, &no_fs, &out);
+	CHECK(!out.fair_server && out.rt_bandwidth && regime_for(&out, 950000, 1000000) == REGIME_CLASSIC,
+	      "fair server off with RT groups: %s", regime_name(regime_for(&out, 950000, 1000000)));
+	fs10.fair_server = (struct policy_fair_server){ .set = true, .runtime_us = 10000, .period_us = 100000 };
+	kernel_model_for_policy(&m, &fs10, &out);
+	CHECK(out.fair_server && out.fs_runtime_us == 10000 && out.fs_period_us == 100000, "10 ms of 100 ms");
+	fs10.fair_server.period_us = 0;
+	kernel_model_for_policy(&m, &fs10, &out);
+	CHECK(out.fs_runtime_us == 10000 && out.fs_period_us == m.fs_period_us, "the period in force kept");
+	m = model(6, 1, 1);
+	kernel_model_for_policy(&m, &fs10, &out);
+	CHECK(!out.fair_server && out.rt_bandwidth, "6.1 has no fair server to set");
+}
+
 TEST(kernel_model_preempt_rt_timer_thread)
 {
 	struct kernel_facts k = facts(6, 1, 0, 250);

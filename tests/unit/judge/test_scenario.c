@@ -311,6 +311,16 @@ TEST(scenario_grid_after_policies)
 		CHECK(n == 3 && !strcmp(out[0].name, "default") && !strcmp(out[1].name, "r0.5p100ms") &&
 			      !strcmp(out[2].name, "r0.5p1s") && out[2].runtime_us == 500000 && out[2].grid.cells == 2,
 		      "%d policies: %s %s", n, out[0].name, n > 1 ? out[1].name : "");
+		/* --fair-server's list: each policy without its own once per setting, in order. */
+		opt.fair_server_count = 2;
+		opt.fair_server[0] = (struct policy_fair_server){ .set = true };
+		opt.fair_server[1] = (struct policy_fair_server){ .set = true, .runtime_us = 10000, .period_us = 1000000 };
+		n = run_policies(&opt, &s, out);
+		CHECK(n == 6 && !strcmp(out[0].name, "default-fs0") && !strcmp(out[1].name, "default-fs10ms") &&
+			      !strcmp(out[5].name, "r0.5p1s-fs10ms") && out[5].fair_server.runtime_us == 10000 &&
+			      out[4].fair_server.set && !out[4].fair_server.runtime_us,
+		      "%d policies: %s %s", n, out[0].name, n > 5 ? out[5].name : "");
+		opt.fair_server_count = 0;
 		CHECK(grid_parse(&opt.grid, "ratios=0.95 periods=200ms", why, sizeof(why)), "%s", why);
 		n = run_policies(&opt, &s, out);
 		CHECK(n == 1 && !strcmp(out[0].name, "r0.95p200ms"), "command-line grid: %d, %s", n, out[0].name);
