@@ -5,12 +5,12 @@
 
 void role_spin(struct window_shm *shm, struct task_record *rec)
 {
-	uint64_t cpu_at_start = 0;
+	uint64_t cpu_before = 0;
 
 	if (shm->lead_ns < shm->start_ns || rec->config.early_ns) {
 		rec->ran_before_start = mono_ns() < shm->start_ns;
-		cpu_at_start = spin_wait_start(shm->start_ns);
-		rec->cpu_at_start_ns = cpu_at_start;
+		cpu_before = spin_wait_start(shm->start_ns);
+		rec->cpu_at_start_ns = thread_cpu_ns();
 	}
-	spin_measure(rec, shm->start_ns, shm->end_ns, cpu_at_start);
+	spin_measure(rec, shm->start_ns, shm->end_ns, cpu_before);
 }

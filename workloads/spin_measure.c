@@ -123,36 +123,25 @@ static uint64_t schedstat_ns(void)
 
 uint64_t spin_wait_start(uint64_t start_ns)
 {
-	uint64_t cpu = thread_cpu_ns(), at = mono_ns();
+	uint64_t cpu = thread_cpu_ns();
 
-	if (at >= start_ns)
-		return cpu;
 	for (;;) {
-		uint64_t cpu_now = thread_cpu_ns(), now = mono_ns();
+		uint64_t cpu_now = thread_cpu_ns();
 
-		if (now >= start_ns) {
-			/* Ran from the last reading to the start, at most: no more than the clock says now. */
-			uint64_t at_start = cpu + (start_ns - at);
-
-			return at_start < cpu_now ? at_start : cpu_now;
-		}
+		if (mono_ns() >= start_ns)
+			return cpu;
 		cpu = cpu_now;
-		at = now;
 	}
 }
 
-void spin_begin_at(struct task_record *rec, uint64_t start_ns, uint64_t cpu_at_start_ns, struct spin_state *st)
+void spin_begin_at(struct task_record *rec, uint64_t start_ns, uint64_t cpu_before_ns, struct spin_state *st)
 {
-	const uint64_t cpu_now = thread_cpu_ns();
-
 	memset(&rec->gaps, 0, sizeof(rec->gaps));
 	st->start_ns = start_ns;
-	st->cpu_start_ns = cpu_at_start_ns && cpu_at_start_ns <= cpu_now ? cpu_at_start_ns : cpu_now;
-	/* The scheduler's count is the same clock: taken back to the start by what ran since. */
 	rec->schedstat_begin_ns = schedstat_ns();
-	if (rec->schedstat_begin_ns > cpu_now - st->cpu_start_ns)
-		rec->schedstat_begin_ns -= cpu_now - st->cpu_start_ns;
 	rec->schedstat_end_ns = 0;
+	st->cpu_start_ns = thread_cpu_ns();
+	rec->cpu_before_first_ns = cpu_before_ns && cpu_before_ns <= st->cpu_start_ns ? st->cpu_start_ns - cpu_before_ns : 0;
 	st->max_gap_ns = 0;
 	st->max_gap_before_ns = 0;
 	rec->samples.count = 0;
@@ -274,11 +263,11 @@ void leave_rt_class(struct task_record *rec)
 		rec->left_rt_ns = mono_ns();
 }
 
-void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns, uint64_t cpu_at_start_ns)
+void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns, uint64_t cpu_before_ns)
 {
 	struct spin_state st;
 
-	spin_begin_at(rec, start_ns, cpu_at_start_ns, &st);
+	spin_begin_at(rec, start_ns, cpu_before_ns, &st);
 	/* From the nominal start: a task kept off the CPU from the start has a gap from there. */
 	uint64_t end = spin_until(rec, &st, start_ns, end_ns);
 

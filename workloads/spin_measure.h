@@ -10,7 +10,7 @@
 
 struct spin_state {
 	uint64_t start_ns;	/* window start: gap times are relative to it */
-	uint64_t cpu_start_ns;	/* thread CPU time at the window start */
+	uint64_t cpu_start_ns;	/* thread CPU time at spin_begin */
 	uint64_t max_gap_ns;	/* longest gap since the caller last cleared it */
 	uint64_t max_gap_before_ns;	/* only gaps beginning before it count in max_gap_ns (0: all) */
 	uint64_t next_sample_ns;	/* when spin_until next reads the CPU clock */
@@ -20,15 +20,18 @@ uint64_t mono_ns(void);
 uint64_t thread_cpu_ns(void);
 
 /*
- * Waits for `start_ns` and returns the thread's CPU time at that instant: its last reading
- * before it plus the wall time to it (it was running then), at most the clock's reading past
- * it. Read only after the wait, the CPU time the kernel charges a task preempted at the start
- * and kept from user space (interrupts taken in its context: an RT app's wake-ups) would fall
- * out of its window. The clock's reading when called at or after the start.
+ * Waits for `start_ns`; returns the thread's CPU time at its last reading before it (at the
+ * call when called at or after the start). What the kernel charges the thread after that
+ * reading and before its loop first runs in the window (cpu_before_first_ns) would otherwise
+ * go unseen: a task preempted at the start and kept from user space is still charged the
+ * interrupts taken in its context (an RT app's wake-ups).
  */
 uint64_t spin_wait_start(uint64_t start_ns);
-/* Starts the figures at start_ns, the CPU time then being cpu_at_start_ns (0: read now). */
-void spin_begin_at(struct task_record *rec, uint64_t start_ns, uint64_t cpu_at_start_ns, struct spin_state *st);
+/*
+ * Starts the figures at start_ns, the CPU time counted from now; cpu_before_ns: the reading
+ * spin_wait_start returned (0: none).
+ */
+void spin_begin_at(struct task_record *rec, uint64_t start_ns, uint64_t cpu_before_ns, struct spin_state *st);
 void spin_begin(struct task_record *rec, uint64_t start_ns, struct spin_state *st);
 /* Spins until `until_ns`; `from_ns` is when the task should have been running (a gap from there). */
 uint64_t spin_until(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t until_ns);
@@ -51,7 +54,7 @@ uint64_t job_slice_loops(uint64_t remaining_ns, double loops_per_ns, double frac
 void spin_end(struct task_record *rec, struct spin_state *st, uint64_t now_ns);
 
 /* The whole window as one spin: hog, victim, noise. */
-void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns, uint64_t cpu_at_start_ns);
+void spin_measure(struct task_record *rec, uint64_t start_ns, uint64_t end_ns, uint64_t cpu_before_ns);
 /*
  * An RT task leaves its class once its window is over (once: later calls do nothing), so it
  * runs up no RT time past the end for the settle to wait out.

@@ -223,6 +223,13 @@ struct task_record {
 	uint64_t cpu_ns;	/* the kernel's accounting: CLOCK_THREAD_CPUTIME_ID */
 	uint64_t cpu_at_start_ns;	/* thread CPU time when the window started (setup excluded) */
 	bool ran_before_start;		/* a spinner due early (early_ns) ran before the window started */
+	/*
+	 * CPU time the kernel charged a spinner from its last reading before the window start to
+	 * its first in the window (cpu_ns counts from there): at most the wall time to the start
+	 * run before it, the rest charged while it was kept from its loop (interrupts taken in its
+	 * context). When within the window's first gap is unknown.
+	 */
+	uint64_t cpu_before_first_ns;
 	uint64_t left_rt_ns;	/* when an RT task left its class after its window; 0: it did not */
 	/* /proc/thread-self/schedstat's time on CPU at spin_begin/spin_end: a cross-check; 0: unread */
 	uint64_t schedstat_begin_ns, schedstat_end_ns;

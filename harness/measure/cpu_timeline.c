@@ -30,6 +30,8 @@ bool cpu_timeline_build(const struct task_record *rec, struct cpu_timeline *tl)
 
 	tl->count = 0;
 	tl->end_ns = 0;
+	tl->first_gap_end_ns = g->long_stored && !g->long_gaps[0].start_ns ? g->long_gaps[0].len_ns : 0;
+	tl->before_first_ns = tl->first_gap_end_ns ? rec->cpu_before_first_ns : 0;
 	if (!end)
 		return false;
 	/* Past the last stored gap nothing is known when later ones were dropped. */
@@ -99,7 +101,7 @@ double cpu_timeline_unplaced_at(const struct cpu_timeline *tl, uint64_t t)
 	if (tl->count < 2 || t <= tl->t_ns[0] || t >= tl->t_ns[tl->count - 1])
 		return 0;
 	bracket(tl, t, &lo, &hi);
-	return (double)(tl->cpu_ns[hi] - tl->cpu_ns[lo]);
+	return (double)(tl->cpu_ns[hi] - tl->cpu_ns[lo]) + (t < tl->first_gap_end_ns ? (double)tl->before_first_ns : 0);
 }
 
 double cpu_timeline_between(const struct cpu_timeline *tl, uint64_t from_ns, uint64_t to_ns)

@@ -22,6 +22,11 @@ struct cpu_timeline {
 	int count;
 	uint64_t step_ns;	/* the sampling step between readings while it ran; 0: gap ends only */
 	uint64_t end_ns;	/* how far the timeline is known, from the window start */
+	/*
+	 * A task kept off its loop from the window start until first_gap_end_ns was charged up to
+	 * before_first_ns there that the timeline cannot place (task_record.cpu_before_first_ns).
+	 */
+	uint64_t first_gap_end_ns, before_first_ns;
 	uint64_t t_ns[CPU_TIMELINE_POINTS];	/* wall time from the window start, non-decreasing */
 	uint64_t cpu_ns[CPU_TIMELINE_POINTS];	/* the task's CPU time by then, non-decreasing */
 };
@@ -34,7 +39,8 @@ double cpu_timeline_between(const struct cpu_timeline *tl, uint64_t from_ns, uin
  * The CPU time (ns) between the two readings around `t`: how much of it may lie on either side
  * of t, interpolation notwithstanding. A sampling step's CPU while the task ran; inside a long
  * gap, what the kernel charged it there without its running its loop (a wake-up's interrupt
- * taken in its context, a stall): the task cannot say when. 0 outside the timeline.
+ * taken in its context, a stall): the task cannot say when; inside a gap from the window start,
+ * also what it was charged before its first reading (before_first_ns). 0 outside the timeline.
  */
 double cpu_timeline_unplaced_at(const struct cpu_timeline *tl, uint64_t t);
 

@@ -432,8 +432,8 @@ TEST(promise_period_cut_by_a_missed_aligned_end_is_not_judged)
 	CHECK(o.p.rt_budget_excess_us <= 1, "RT within its budget: excess %.1f us", o.p.rt_budget_excess_us);
 }
 
-/* Adds `extra` of CPU the kernel charged inside the victim's first long gap, unseen by its loop. */
-static void charged_inside_first_gap(struct task_record *rec, uint64_t extra)
+/* Adds `extra` of CPU the kernel charged inside the victim's long gaps from the first on, unseen by its loop. */
+static void charged_inside_gaps(struct task_record *rec, uint64_t extra)
 {
 	for (uint32_t i = 0; i < rec->gaps.long_stored; i++)
 		rec->gaps.long_gaps[i].cpu_ns += extra;
@@ -445,12 +445,16 @@ static void charged_inside_first_gap(struct task_record *rec, uint64_t extra)
 /*
  * Beside a 0.99 duty-cycle app under an emulator (6.1): the kernel's period [746.7, 1746.7) ms
  * gave CFS its throttle slot (35.5 ms) and ~93 slots in which the app's wake-ups kept it in the
- * kernel, charged to it (28 ms over [0, 1711) ms). Its CPU clock counts them, its loop cannot
- * place them: a period's figure is uncertain by that much, not a sampling step.
+ * kernel, charged to it (28 ms over [0, 1711) ms). Its loop cannot place them: charged before
+ * its first reading in the window (cpu_before_first_ns) or inside a gap, a period's figure is
+ * uncertain by that much, not a sampling step.
  */
 TEST(promise_cpu_charged_inside_a_gap_is_unplaced)
 {
 	const uint64_t throttle_at = 1711 * MS, boundary = 1746700000ull, charged = 28 * MS;
+	struct promise_terms t = { .rt_limit = true, .cfs_rest = true, .runtime_us = 950000, .period_us = 1000000,
+				   .tick_us = 4000 };
+	struct promise p;
 
 	memset(&sched, 0, sizeof(sched));
 	sched.end_ns = 2088 * MS;
@@ -463,24 +467,33 @@ TEST(promise_cpu_charged_inside_a_gap_is_unplaced)
 	      cpu_timeline_unplaced_at(&victim_tl, 746 * MS));
 	CHECK(fabs(cpu_timeline_unplaced_at(&victim_tl, 1720 * MS) - (double)CPU_SAMPLE_MIN_NS) <= 1000,
 	      "a sampling step while it ran: %.0f ns", cpu_timeline_unplaced_at(&victim_tl, 1720 * MS));
-	struct promise_terms t = { .rt_limit = true, .cfs_rest = true, .runtime_us = 950000, .period_us = 1000000,
-				   .tick_us = 4000 };
-	struct promise p;
-
 	promise_measure(&t, NULL, &victim_tl, NULL, &victim_rec.gaps, 25000, &p);
 	CHECK(p.cfs_measured && fabs(p.cfs_placement_us - 2 * CPU_SAMPLE_MIN_NS / 1000.0) < 1e-6,
 	      "nothing charged unseen: a sampling step at each end, %.1f us", p.cfs_placement_us);
 	promise_release(&p);
 
-	charged_inside_first_gap(&victim_rec, charged);
+	/* Charged before its first reading in the window: in the first gap, wherever it fell. */
+	victim_rec.cpu_before_first_ns = charged;
 	CHECK(cpu_timeline_build(&victim_rec, &victim_tl), "timeline");
-	CHECK(cpu_timeline_unplaced_at(&victim_tl, 746 * MS) == (double)charged, "the gap's charge: %.0f ns",
-	      cpu_timeline_unplaced_at(&victim_tl, 746 * MS));
+	CHECK(cpu_timeline_unplaced_at(&victim_tl, 746 * MS) == (double)charged &&
+		      fabs(cpu_timeline_unplaced_at(&victim_tl, 1720 * MS) - (double)CPU_SAMPLE_MIN_NS) <= 1000,
+	      "before the first reading: %.0f ns in the first gap, %.0f ns past it",
+	      cpu_timeline_unplaced_at(&victim_tl, 746 * MS), cpu_timeline_unplaced_at(&victim_tl, 1720 * MS));
 	promise_measure(&t, NULL, &victim_tl, NULL, &victim_rec.gaps, 25000, &p);
 	CHECK(p.cfs_measured && p.cfs_placement_us >= charged / 1000.0,
 	      "the period's figure is uncertain by the charge: %.1f us", p.cfs_placement_us);
 	CHECK(p.cfs_period_min_us - p.cfs_placement_us < 50000 && p.cfs_period_min_us + p.cfs_placement_us >= 50000,
 	      "the kernel's 50 ms lie within what the CFS task can tell: %.1f +- %.1f us", p.cfs_period_min_us,
 	      p.cfs_placement_us);
+	promise_release(&p);
+
+	/* Charged inside the gap, seen at its end: the same uncertainty. */
+	victim_rec.cpu_before_first_ns = 0;
+	charged_inside_gaps(&victim_rec, charged);
+	CHECK(cpu_timeline_build(&victim_rec, &victim_tl), "timeline");
+	CHECK(cpu_timeline_unplaced_at(&victim_tl, 746 * MS) == (double)charged, "the gap's charge: %.0f ns",
+	      cpu_timeline_unplaced_at(&victim_tl, 746 * MS));
+	promise_measure(&t, NULL, &victim_tl, NULL, &victim_rec.gaps, 25000, &p);
+	CHECK(p.cfs_measured && p.cfs_placement_us >= charged / 1000.0, "inside the gap: %.1f us", p.cfs_placement_us);
 	promise_release(&p);
 }

@@ -116,18 +116,18 @@ TEST(job_gap_after_the_window_end_is_not_its_longest)
 }
 
 /*
- * The CPU time at the window start is taken before the start, so what the kernel charges a task
- * kept from user space after it still counts in the window: never above the clock past the
- * start, never below the last reading before it.
+ * The CPU time read last before the window start, so what the kernel charges a task kept from
+ * user space after it can be told apart: never above the clock past the start, never below a
+ * reading before it.
  */
 TEST(spin_wait_start_reads_the_cpu_time_at_the_start)
 {
 	const uint64_t before = thread_cpu_ns(), start = mono_ns() + 2000000;
-	const uint64_t at_start = spin_wait_start(start);
+	const uint64_t last = spin_wait_start(start);
 	const uint64_t after = thread_cpu_ns(), now = mono_ns();
 
 	CHECK(now >= start, "returned before the start");
-	CHECK(at_start >= before && at_start <= after, "%llu not within [%llu, %llu]", (unsigned long long)at_start,
+	CHECK(last >= before && last <= after, "%llu not within [%llu, %llu]", (unsigned long long)last,
 	      (unsigned long long)before, (unsigned long long)after);
 	/* Called past the start: the clock as it is. */
 	const uint64_t late_before = thread_cpu_ns(), late = spin_wait_start(now - 1000);
