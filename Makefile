@@ -221,6 +221,17 @@ clean-static:
 matrix: deps all
 	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)
 
+# The fair server's trade-off where it can be set (6.12+ guests: this host's debugfs refuses
+# it): the debate's scenarios with RT at the default and at -1, each with the fair server off
+# and at 10, 50 and 100 ms of every second; each kernel's debate table names the setting.
+# FAIR_SERVER_MATRIX_ARGS go to ci/matrix/matrix.py before the run's arguments.
+FAIR_SERVER_MATRIX_ARGS ?= --kernels 6.12,6.12-rt
+FAIR_SERVER_RUN_ARGS = --scenario fifo-hog-share,admin-recovery,ninety-percent-app,rt-probe-collateral \
+	--policy default,unlimited --fair-server 0,10ms/1s,50ms/1s,100ms/1s
+.PHONY: matrix-fair-server
+matrix-fair-server: deps all
+	$(PYTHON) ci/matrix/matrix.py $(FAIR_SERVER_MATRIX_ARGS) -- $(FAIR_SERVER_RUN_ARGS)
+
 # LAVA: ci/lava/qemu-job.yaml.in run by lava-run (lava-dispatcher, no server) on the qemu device
 # ci/lava/qemu-device.yaml: a Debian kernel (as make matrix caches it) boots with a busybox
 # ramdisk holding rtthrottle and cyclictest with their libraries, lava-test-shell runs ci/lava/rtthrottle.yaml (the quick

@@ -14,13 +14,63 @@
 
 #define DEFAULT_ROOT DEBUGFS_MOUNT_DIR "/sched/fair_server"
 
+/* The scheduler's debug file: each root domain's admitted deadline bandwidth (dl_bw->total_bw). */
+#define DEFAULT_SCHED_DEBUG DEBUGFS_MOUNT_DIR "/sched/debug"
+/* The kernel's fixed point for bandwidths (BW_SHIFT): runtime/period << 20. */
+#define BW_SHIFT 20
+
 static char root[PATH_MAX / 2] = DEFAULT_ROOT;
+static char sched_debug[PATH_MAX / 2] = DEFAULT_SCHED_DEBUG;
 static struct pseudo_fs debugfs;
 static int holders;	/* fair_server_mount calls not yet undone: the run's, and a restore's within it */
 
 void fair_server_set_root(const char *dir)
 {
 	snprintf(root, sizeof(root), "%s", dir ? dir : DEFAULT_ROOT);
+}
+
+void fair_server_set_sched_debug(const char *path)
+{
+	snprintf(sched_debug, sizeof(sched_debug), "%s", path ? path : DEFAULT_SCHED_DEBUG);
+}
+
+bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, size_t len)
+{
+	FILE *f = fopen(sched_debug, "re");
+	char line[256];
+	long long least = 0;
+	bool seen = false;
+	int64_t servers = 0;
+
+	if (!f || period_ns <= 0)
+		goto unknown;
+	while (fgets(line, sizeof(line), f)) {
+		const char *at = strstr(line, ".dl_bw->total_bw");
+		long long v;
+
+		if (at && sscanf(strchr(at, ':') ? strchr(at, ':') + 1 : "", "%lld", &v) == 1) {
+			least = seen && least < v ? least : v;
+			seen = true;
+		}
+	}
+	fclose(f);
+	f = NULL;
+	if (!seen)
+		goto unknown;
+	for (int cpu = 0; cpu <= cpu_last_online(); cpu++)
+		servers += cpu_is_online(cpu);
+	/* Every online CPU's server in one root domain (the 2-CPU machines this runs on); 1 per CPU for rounding. */
+	servers = servers * (int64_t)(((uint64_t)runtime_ns << BW_SHIFT) / (uint64_t)period_ns) - servers;
+	if (least >= servers)
+		return true;
+	snprintf(why, len, "the kernel's admitted deadline bandwidth (%s dl_bw->total_bw %lld) does not hold its "
+		 "fair servers' (%" PRId64 "): a fair-server change makes it negative and sched_rt_runtime_us "
+		 "writes fail (EBUSY; seen on Debian's 6.12.118)", sched_debug, least, servers);
+	return false;
+unknown:
+	if (f)
+		fclose(f);
+	return true;	/* unreadable: the kernel's own refusal, if any, is reported and the knobs put back */
 }
 
 static const char *cpu_file(int cpu, bool period, char *buf, size_t len)

@@ -20,6 +20,15 @@ const char *fair_server_path_shown(bool period);
  * no fair server (before 6.12), reading refused (lockdown), or CPUs that differ.
  */
 bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
+/*
+ * Whether the kernel's admitted deadline bandwidth (debugfs sched/debug, each root domain's
+ * dl_bw->total_bw) holds the fair servers of runtime/period: where it does not (it lost them,
+ * as Debian's 6.12.118 does at boot), changing a server subtracts what was never added and every
+ * later sched_rt_runtime_us write fails. False with why; true where it holds or cannot be read.
+ */
+bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, size_t len);
+/* The debug file fair_server_accounted reads; tests point it elsewhere. NULL: debugfs's. */
+void fair_server_set_sched_debug(const char *path);
 /* Every online CPU's files may be opened for writing; false with the first that may not. */
 bool fair_server_writable(char *why, size_t len);
 /*

@@ -351,7 +351,7 @@ static bool needs_calibration(const struct run_ctx *ctx)
 {
 	const struct run_options *opt = ctx->opt;
 	struct policy policies[RUN_CASE_POLICIES_MAX];
-	char missing[320];
+	char missing[480];
 
 	for (int i = 0; i < opt->scenario_count; i++) {
 		const struct scenario *s = opt->scenario[i];
@@ -441,8 +441,10 @@ static void fair_server_read_why(struct run_ctx *ctx)
 {
 	if (!ctx->fair_server_why[0] && !ctx->before.has_fair_server)
 		snprintf(ctx->fair_server_why, sizeof(ctx->fair_server_why), "%s", knobs_fair_server_why());
-	else if (!ctx->fair_server_why[0])
-		fair_server_writable(ctx->fair_server_why, sizeof(ctx->fair_server_why));
+	else if (!ctx->fair_server_why[0] &&
+		 fair_server_writable(ctx->fair_server_why, sizeof(ctx->fair_server_why)))
+		fair_server_accounted(ctx->before.value[KNOB_FAIR_SERVER_RUNTIME], ctx->before.value[KNOB_FAIR_SERVER_PERIOD],
+				      ctx->fair_server_why, sizeof(ctx->fair_server_why));
 }
 
 /*
@@ -469,7 +471,7 @@ static void results_in_policy_order(json_object *results, size_t from, int np, c
 static void run_policy_cases(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, const char *why)
 {
 	int sweeps = s->sweep_count ? s->sweep_count : 1;
-	char missing[320];
+	char missing[480];
 	const char *skip = why ? why : case_missing(ctx, s, p, missing, sizeof(missing));
 
 	for (int w = 0; w < sweeps && !ctx->stop_reason[0]; w++)
@@ -521,7 +523,7 @@ static int count_runnable(const struct run_ctx *ctx)
 	for (int i = 0; i < opt->scenario_count; i++) {
 		const struct scenario *s = opt->scenario[i];
 		int np = run_policies(opt, s, policies);
-		char missing[320];
+		char missing[480];
 
 		if (scenario_unsupported(ctx, s))
 			continue;

@@ -25,7 +25,7 @@ struct run_ctx {
 	struct noise_floor noise;
 	struct knobs before;
 	bool fair_server_mounted;	/* fair_server_mount held for the run: a policy sets it */
-	char fair_server_why[280];	/* why the fair server cannot be set, "" when it can */
+	char fair_server_why[420];	/* why the fair server cannot be set, "" when it can */
 	json_object *root, *results;
 	json_object *kernel_results;	/* regime-probe, kernel-defaults (kernel_results.h) */
 	int ktap_number, passed, failed, skipped, errors;	/* failed counts errors too */

@@ -251,3 +251,37 @@ TEST(fair_server_state_restore_puts_it_back)
 	}
 	remove_temp_dir(dir);
 }
+
+/*
+ * Debian's 6.12.118 boots with its root domain's admitted deadline bandwidth at 0 while two
+ * 50 ms servers run: a server changed then takes it below zero, and sched_rt_runtime_us may not
+ * be written back (EBUSY, measured under QEMU). Such a kernel's fair server is not changed.
+ */
+TEST(fair_server_accounting_that_lost_the_servers_is_refused)
+{
+	char dir[64], path[PATH_MAX], why[420] = "";
+	FILE *f;
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	snprintf(path, sizeof(path), "%s/debug", dir);
+	fair_server_set_sched_debug(path);
+	CHECK(fair_server_accounted(50 * MS_NS, 1000 * MS_NS, why, sizeof(why)), "an unreadable file: %s", why);
+	if ((f = fopen(path, "w"))) {
+		fputs("dl_rq[0]:\n  .dl_nr_running                 : 0\n  .dl_bw->bw                     : 996147\n"
+		      "  .dl_bw->total_bw               : 0\ndl_rq[1]:\n  .dl_bw->total_bw               : 0\n", f);
+		fclose(f);
+		CHECK(!fair_server_accounted(50 * MS_NS, 1000 * MS_NS, why, sizeof(why)) && strstr(why, "total_bw 0") &&
+			      strstr(why, "EBUSY"),
+		      "lost servers: %s", why);
+		CHECK(fair_server_accounted(0, 1000 * MS_NS, why, sizeof(why)), "servers off hold nothing");
+	}
+	if ((f = fopen(path, "w"))) {
+		/* 2 CPUs x 50 ms of 1 s: 2 x 52428 in the kernel's fixed point; room for up to 64 CPUs. */
+		fprintf(f, "dl_rq[0]:\n  .dl_bw->total_bw               : %d\n", 64 * 52429);
+		fclose(f);
+		CHECK(fair_server_accounted(50 * MS_NS, 1000 * MS_NS, why, sizeof(why)), "held: %s", why);
+	}
+	fair_server_set_sched_debug(NULL);
+	remove_temp_dir(dir);
+}
