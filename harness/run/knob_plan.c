@@ -15,8 +15,7 @@ static const char *pair_invalid(int64_t runtime, int64_t period)
 	return NULL;
 }
 
-/* The fair server's own pair rules (ns): runtime 0 (off) to its period, period within the kernel's limits. */
-static const char *fair_server_invalid(int64_t runtime_ns, int64_t period_ns)
+const char *knobs_fair_server_invalid(int64_t runtime_ns, int64_t period_ns)
 {
 	if (period_ns < FAIR_SERVER_PERIOD_MIN_US * 1000 || period_ns > FAIR_SERVER_PERIOD_MAX_US * 1000)
 		return "fair server period outside 100 us..2^22 us";
@@ -41,7 +40,7 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
 	if (why)
 		return why;
 	if (k->has_fair_server) {
-		why = fair_server_invalid(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+		why = knobs_fair_server_invalid(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
 		if (why)
 			return why;
 		/* Both writes are checked against it: a sysctl going under it, the fair server going over. */

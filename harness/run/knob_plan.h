@@ -34,6 +34,8 @@ struct knob_plan {
 	struct knob_write step[KNOB_PLAN_STEPS_MAX];
 };
 
+/* The fair server's own pair rules (ns): runtime 0 (off) to its period, period within the kernel's limits. */
+const char *knobs_fair_server_invalid(int64_t runtime_ns, int64_t period_ns);
 /* Why the kernel would refuse a state, or NULL when it accepts it. A NULL floor: none admitted. */
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor);
 /*

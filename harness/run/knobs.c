@@ -78,6 +78,18 @@ bool knobs_read(struct knobs *out)
 	out->has_fair_server = fair_server_read(&out->value[KNOB_FAIR_SERVER_RUNTIME],
 						&out->value[KNOB_FAIR_SERVER_PERIOD], fair_server_why,
 						sizeof(fair_server_why));
+	/* A server that reads as no state the kernel would accept (0/0: never started) is left alone. */
+	if (out->has_fair_server) {
+		const int64_t runtime = out->value[KNOB_FAIR_SERVER_RUNTIME], period = out->value[KNOB_FAIR_SERVER_PERIOD];
+		const char *invalid = knobs_fair_server_invalid(runtime, period);
+
+		if (invalid) {
+			snprintf(fair_server_why, sizeof(fair_server_why),
+				 "the fair server reads %" PRId64 "/%" PRId64 " ns, which the kernel would not accept (%s): left alone",
+				 runtime, period, invalid);
+			out->has_fair_server = false;
+		}
+	}
 	if (!out->has_fair_server)
 		out->value[KNOB_FAIR_SERVER_RUNTIME] = out->value[KNOB_FAIR_SERVER_PERIOD] = 0;
 	return true;

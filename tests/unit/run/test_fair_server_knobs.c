@@ -285,3 +285,27 @@ TEST(fair_server_accounting_that_lost_the_servers_is_refused)
 	fair_server_set_sched_debug(NULL);
 	remove_temp_dir(dir);
 }
+
+/*
+ * A kernel whose fair server was never started reads 0/0 ns: no state the kernel would accept,
+ * so not a knob (every plan from it would be refused, the default policy's too: a mutant kernel
+ * of that kind ended its runs with exit 2 before this).
+ */
+TEST(fair_server_reading_no_valid_state_is_left_alone)
+{
+	char dir[64];
+	struct knobs k;
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	if (make_fixture(dir, 950000, 1000000, 0, 0)) {
+		use_fixture(dir);
+		CHECK(knobs_read(&k) && !k.has_fair_server && strstr(knobs_fair_server_why(), "0/0 ns") &&
+			      strstr(knobs_fair_server_why(), "left alone"),
+		      "0/0 read as a knob: %d, %s", k.has_fair_server, knobs_fair_server_why());
+		CHECK(knobs_invalid_reason(&k, NULL) == NULL, "the state without it is valid: %s",
+		      knobs_invalid_reason(&k, NULL));
+		use_system();
+	}
+	remove_temp_dir(dir);
+}
