@@ -41,11 +41,13 @@ struct task_metrics {
 };
 
 /*
- * cfs_witness: the gaps of a CFS spinner always runnable on the same CPU, or NULL. A gap of an
- * RT task that the witness spent wholly in a gap of its own gave CFS nothing: the CPU went to
- * the hypervisor or an interrupt, not to a throttle or a fair-server slot, so it is no throttle.
+ * witness, or NULL. For an RT task: the gaps of a CFS spinner always runnable on the same CPU;
+ * a gap of the RT task that the witness spent wholly in a gap of its own gave CFS nothing (the
+ * CPU went to the hypervisor or an interrupt), so it is no throttle. For a victim: the gaps of
+ * the one RT task on its CPU, always runnable; a short gap of the victim that the RT task spent
+ * wholly in a gap of its own was no run of RT, so it starts no period.
  */
-void metrics_compute(const struct task_record *rec, double throttle_threshold_us, const struct gap_stats *cfs_witness,
+void metrics_compute(const struct task_record *rec, double throttle_threshold_us, const struct gap_stats *witness,
 		     struct task_metrics *m);
 /*
  * A role whose metrics its own file writes (cyclictest.c, load.c). metrics_to_json is given the

@@ -478,6 +478,33 @@ static const struct gap_stats *cfs_witness(const struct task_record *tasks, int 
 	return NULL;
 }
 
+/*
+ * A victim's RT witness: the hog on its CPU when it is the only RT task there, in the root
+ * group and spinning through the window; where it did not run, RT did not. NULL otherwise.
+ */
+static const struct gap_stats *rt_witness(const struct task_record *tasks, int count, const struct task_record *rec)
+{
+	const struct task_record *only = NULL;
+
+	for (int i = 0; i < count; i++) {
+		const struct task_config *c = &tasks[i].config;
+
+		if (c->cpu != rec->config.cpu || (c->sched_policy != SCHED_FIFO && c->sched_policy != SCHED_RR))
+			continue;
+		if (only)
+			return NULL;
+		only = &tasks[i];
+	}
+	if (!only || only->config.role != ROLE_HOG || only->config.cgroup[0] || only->config.may_be_killed)
+		return NULL;
+	return &only->gaps;
+}
+
+static const struct gap_stats *witness_for(const struct task_record *tasks, int count, const struct task_record *rec)
+{
+	return rec->config.role == ROLE_VICTIM ? rt_witness(tasks, count, rec) : cfs_witness(tasks, count, rec);
+}
+
 static json_object *task_json(const struct task_record *rec, json_object *metrics, uint64_t window_start_ns)
 {
 	const struct task_config *c = &rec->config;
@@ -756,7 +783,7 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 		struct task_metrics m;
 		const struct task_record *rec = &ctx->shm->task[i];
 
-		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), cfs_witness(ctx->shm->task, count, rec), &m);
+		metrics_compute(rec, threshold_for(ctx, &limiter, rec->config.role), witness_for(ctx->shm->task, count, rec), &m);
 		metrics[i] = metrics_to_json(rec, &m, role_metrics);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i]), ctx->shm->start_ns));
 	}

@@ -26,22 +26,29 @@ def _noisy(doc):
     return False
 
 
+ATTEMPTS = 3
+
+
 def _run_once():
     """One run for all three policies (3 s windows); the tests below read its results. A run
-    whose measured noise made its share tolerances meaningless is taken once more."""
+    whose measured noise made its share tolerances meaningless is taken again, up to ATTEMPTS
+    runs in all; the last is judged (the busy machine's own verdicts: unjudged, never passed)."""
     if "doc" not in _doc:
         rtt.require_root()
-        for attempt in range(2):
+        for attempt in range(ATTEMPTS):
             out = os.path.join(tempfile.mkdtemp(prefix="rtt-test-"), "policies.json")
             knobs_before = rtt.read_knobs()
             proc = rtt.run(["run", "--scenario", "fifo-hog-share", "--policy", "default,half,unlimited",
                             "--duration", "3", "--quiet", "--output", out])
             doc = rtt.load(out)
-            _doc.update(doc=doc, proc=proc, knobs_before=knobs_before, knobs_after=rtt.read_knobs())
+            _doc.update(doc=doc, proc=proc, knobs_before=knobs_before, knobs_after=rtt.read_knobs(),
+                        attempts=attempt + 1)
             if not _noisy(doc):
                 break
-            print(f"# run {attempt + 1}: noise floor lost {doc['noise_floor']['loss_share']:.3f} of the CPU, "
-                  "tolerances too wide to judge: measuring again")
+            floor = doc["noise_floor"]
+            print(f"# run {attempt + 1}: noise floor lost {floor['loss_share']:.3f} of the CPU, longest gap "
+                  f"{floor['gap_max_us'] / 1000:.1f} ms, tolerances too wide to judge"
+                  + (": measuring again" if attempt + 1 < ATTEMPTS else ""))
     return _doc["doc"]
 
 
@@ -56,10 +63,16 @@ def _share(res, role):
 
 
 def _share_check(res, role):
+    """The role's share check. One whose tolerance the machine's noise made too wide to tell 0.95
+    from 1.0 in every run must say so (unjudged, never passed); the test then cannot judge the
+    physics here and is skipped with the noise that stopped it."""
     c = rtt.check(res, role, "cpu_share_periods") or rtt.check(res, role, "cpu_share")
     assert c is not None, f"no share check for {role}"
-    # A tolerance this wide would make the check meaningless.
-    assert c["tolerance"] < MEANINGFUL_SHARE_TOL, f"{role} share tolerance {c['tolerance']} too wide to mean anything"
+    if c["tolerance"] >= MEANINGFUL_SHARE_TOL:
+        assert c["verdict"] == "unjudged" or c["tolerance"] < c["detects"], c
+        raise rtt.Skip(f"{role} share tolerance {c['tolerance']:.4f} too wide to judge in {_doc['attempts']} runs "
+                       f"(noise floor lost {_doc['doc']['noise_floor']['loss_share']:.3f} of the CPU, "
+                       f"steal {res['steal_us'] / 1000:.0f} ms in the window)")
     return c
 
 
