@@ -126,10 +126,9 @@ static bool witness_slept_through(const struct gap_stats *w, const struct gap_ev
 	return false;
 }
 
-static void throttle_stats(const struct task_record *rec, double threshold_us, const struct gap_stats *witness,
-			   struct task_metrics *m)
+static void throttle_stats(const struct task_record *rec, double threshold_us, const struct gap_stats *cfs_witness,
+			   const struct gap_stats *rt_witness, struct task_metrics *m)
 {
-	const struct gap_stats *cfs_witness = rec->config.role == ROLE_VICTIM ? NULL : witness;
 	const struct gap_stats *g = &rec->gaps;
 	static double lens[LONG_GAPS_MAX], intervals[LONG_GAPS_MAX], cycles[LONG_GAPS_MAX];
 	const struct gap_event *first = NULL, *last = NULL;
@@ -175,7 +174,7 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, c
 	m->throttle_cycle_cpu_us = median(cycles, k);
 	m->cpu_share_periods = m->periods_span_s = 0;
 	if (rec->config.role == ROLE_VICTIM) {
-		victim_whole_periods(rec, threshold_us, witness, m);
+		victim_whole_periods(rec, threshold_us, rt_witness, m);
 	} else if (n >= 2) {
 		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
 
@@ -225,7 +224,7 @@ static double charged_stall_max_us(const struct task_record *rec)
 void metrics_compute(const struct task_record *rec, double throttle_threshold_us, const struct gap_stats *witness,
 		     struct task_metrics *m)
 {
-	const struct gap_stats *cfs_witness;
+	const struct gap_stats *cfs_witness = NULL, *rt_witness = NULL;
 	const struct gap_stats *g = &rec->gaps;
 	uint64_t window_ns = rec->last_ns > rec->first_ns ? rec->last_ns - rec->first_ns : 1;
 
@@ -241,8 +240,11 @@ void metrics_compute(const struct task_record *rec, double throttle_threshold_us
 	/* A witness whose gaps were not all stored cannot say it slept through one. */
 	if (witness && witness->long_total > witness->long_stored)
 		witness = NULL;
-	cfs_witness = rec->config.role == ROLE_VICTIM ? NULL : witness;
-	throttle_stats(rec, throttle_threshold_us, witness, m);
+	if (rec->config.role == ROLE_VICTIM)
+		rt_witness = witness;
+	else
+		cfs_witness = witness;
+	throttle_stats(rec, throttle_threshold_us, cfs_witness, rt_witness, m);
 	m->job_gaps_without_cfs = 0;
 	for (uint32_t i = 0; rec->config.role == ROLE_PERIODIC && cfs_witness && i < g->long_stored; i++)
 		m->job_gaps_without_cfs += g->long_gaps[i].len_ns >= rec->config.throttle_gap_ns &&

@@ -480,7 +480,7 @@ static const struct gap_stats *cfs_witness(const struct task_record *tasks, int 
 
 /*
  * A victim's RT witness: the hog on its CPU when it is the only RT task there, in the root
- * group and spinning through the window; where it did not run, RT did not. NULL otherwise.
+ * group and not to be killed mid-window; where it did not run, RT did not. NULL otherwise.
  */
 static const struct gap_stats *rt_witness(const struct task_record *tasks, int count, const struct task_record *rec)
 {
