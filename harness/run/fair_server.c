@@ -40,7 +40,7 @@ bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, siz
 	char line[256];
 	long long least = 0;
 	bool seen = false;
-	int64_t servers = 0;
+	int64_t servers;
 
 	if (!f || period_ns <= 0)
 		goto unknown;
@@ -57,8 +57,7 @@ bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, siz
 	f = NULL;
 	if (!seen)
 		goto unknown;
-	for (int cpu = 0; cpu <= cpu_last_online(); cpu++)
-		servers += cpu_is_online(cpu);
+	servers = cpus_online_count();
 	/* Every online CPU's server in one root domain (the 2-CPU machines this runs on); 1 per CPU for rounding. */
 	servers = servers * (int64_t)(((uint64_t)runtime_ns << BW_SHIFT) / (uint64_t)period_ns) - servers;
 	if (least >= servers)
