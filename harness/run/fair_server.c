@@ -46,9 +46,10 @@ bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, siz
 		goto unknown;
 	while (fgets(line, sizeof(line), f)) {
 		const char *at = strstr(line, ".dl_bw->total_bw");
+		const char *colon = at ? strchr(at, ':') : NULL;
 		long long v;
 
-		if (at && sscanf(strchr(at, ':') ? strchr(at, ':') + 1 : "", "%lld", &v) == 1) {
+		if (colon && sscanf(colon + 1, "%lld", &v) == 1) {
 			least = seen && least < v ? least : v;
 			seen = true;
 		}
@@ -57,14 +58,17 @@ bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, siz
 	f = NULL;
 	if (!seen)
 		goto unknown;
-	servers = cpus_online_count();
-	/* Every online CPU's server in one root domain (the 2-CPU machines this runs on); 1 per CPU for rounding. */
-	servers = servers * (int64_t)(((uint64_t)runtime_ns << BW_SHIFT) / (uint64_t)period_ns) - servers;
+	/*
+	 * sched/debug names no root domain's CPUs, so the bound holds on any partition: each CPU's
+	 * root domain holds at least that CPU's own server (1 off for rounding). A kernel that lost
+	 * them all, as at boot above, reads 0.
+	 */
+	servers = (int64_t)(((uint64_t)runtime_ns << BW_SHIFT) / (uint64_t)period_ns) - 1;
 	if (least >= servers)
 		return true;
-	snprintf(why, len, "the kernel's admitted deadline bandwidth (%s dl_bw->total_bw %lld) does not hold its "
-		 "fair servers' (%" PRId64 "): a fair-server change makes it negative and sched_rt_runtime_us "
-		 "writes fail (EBUSY; seen on Debian's 6.12.118)", sched_debug, least, servers);
+	snprintf(why, len, "the kernel's admitted deadline bandwidth (%s dl_bw->total_bw %lld) does not hold even "
+		 "its own CPU's fair server (%" PRId64 "): a fair-server change makes it negative and "
+		 "sched_rt_runtime_us writes fail (EBUSY; seen on Debian's 6.12.118)", sched_debug, least, servers + 1);
 	return false;
 unknown:
 	if (f)

@@ -21,8 +21,8 @@ const char *fair_server_path_shown(bool period);
  */
 bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
 /*
- * Whether the kernel's admitted deadline bandwidth (debugfs sched/debug, each root domain's
- * dl_bw->total_bw) holds the fair servers of runtime/period: where it does not (it lost them,
+ * Whether the kernel's admitted deadline bandwidth (debugfs sched/debug, each CPU's root domain's
+ * dl_bw->total_bw) holds at least that CPU's fair server of runtime/period: where not (it lost them,
  * as Debian's 6.12.118 does at boot), changing a server subtracts what was never added and every
  * later sched_rt_runtime_us write fails. False with why; true where it holds or cannot be read.
  */

@@ -277,10 +277,20 @@ TEST(fair_server_accounting_that_lost_the_servers_is_refused)
 		CHECK(fair_server_accounted(0, 1000 * MS_NS, why, sizeof(why)), "servers off hold nothing");
 	}
 	if ((f = fopen(path, "w"))) {
-		/* 2 CPUs x 50 ms of 1 s: 2 x 52428 in the kernel's fixed point; room for up to 64 CPUs. */
-		fprintf(f, "dl_rq[0]:\n  .dl_bw->total_bw               : %d\n", 64 * 52429);
+		/* Each CPU in a root domain of its own (isolcpus): one 50 ms of 1 s server each, 52428. */
+		fputs("dl_rq[0]:\n  .dl_bw->total_bw               : 52428\n"
+		      "dl_rq[1]:\n  .dl_bw->total_bw               : 52428\n", f);
 		fclose(f);
 		CHECK(fair_server_accounted(50 * MS_NS, 1000 * MS_NS, why, sizeof(why)), "held: %s", why);
+	}
+	if ((f = fopen(path, "w"))) {
+		/* One CPU's root domain held, the other's had its server taken out after it was lost. */
+		fputs("dl_rq[0]:\n  .dl_bw->total_bw               : 104857\n"
+		      "dl_rq[1]:\n  .dl_bw->total_bw               : -83886\n", f);
+		fclose(f);
+		CHECK(!fair_server_accounted(50 * MS_NS, 1000 * MS_NS, why, sizeof(why)) && strstr(why, "-83886") &&
+			      strstr(why, "(52428)"),
+		      "one root domain lost it: %s", why);
 	}
 	fair_server_set_sched_debug(NULL);
 	remove_temp_dir(dir);
