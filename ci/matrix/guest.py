@@ -145,11 +145,12 @@ def install(stage, binary, dest):
     return libs
 
 
-def base_initramfs(work, binary, rtt_args, config=None):
+def base_initramfs(work, binary, rtt_args, config=None, script=None):
     """busybox, the init, rtthrottle (static, or dynamic with its libraries), cyclictest when the
     host has it, the scenarios and the arguments to run it with (None: none, the init gives the
     console a shell); with config, the kernel's config as /boot/<its name> in the same archive
-    (one archive: LAVA unpacks only the first)."""
+    (one archive: LAVA unpacks only the first); with script (shell text), the init runs that
+    instead of `rtthrottle run` and sends its output back as script.txt."""
     stage = os.path.join(work, "initramfs")
     shutil.rmtree(stage, ignore_errors=True)
     for d in ("bin", "dev", "proc", "sys", "run", "tmp", "etc", "root", "boot", "usr/share/rtthrottle"):
@@ -167,6 +168,9 @@ def base_initramfs(work, binary, rtt_args, config=None):
     if rtt_args is not None:
         with open(os.path.join(stage, "etc", "rtthrottle-args"), "w") as f:
             f.write(" ".join(rtt_args) + "\n")
+    if script is not None:
+        with open(os.path.join(stage, "etc", "rtthrottle-script"), "w") as f:
+            f.write(script)
     if config:
         shutil.copy(config, os.path.join(stage, "boot"))
     # The kernel opens /dev/console before devtmpfs is mounted: it must be in the archive.

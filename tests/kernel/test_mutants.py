@@ -320,6 +320,7 @@ def test_kernel_list_names_kernels_built_from_source():
     assert matrix.parse_list_line(["x", "6.12", "source:"]) is None
     kernels = matrix.read_list(os.path.join(rtt.ROOT, "ci", "kernels-source.list"), None)
     assert {k["config"] for k in kernels} == {"rt-group", "no-rt-group", "preempt-rt"}, kernels
+    assert all(os.path.isfile(p) for k in kernels for p in k["patches"]), kernels
     tmp = tempfile.mkdtemp(prefix="rtt-list-")
     bad = os.path.join(tmp, "bad.list")
     with open(bad, "w") as f:
