@@ -710,6 +710,45 @@ TEST(judge_hog_share_band_where_the_fair_server_interleaves)
 	hog_case_unload();
 }
 
+/*
+ * Measured on 6.12 built from source (no cpuacct) under QEMU at -1 with the fair server off: the
+ * hog got 0.9997 while the noise floor lost 5.75% of its wall time. Unmeasured, others' time is
+ * only bounded by that loss: the no-limit share spans both ends instead of moving by it.
+ */
+TEST(judge_no_limit_share_where_others_are_unmeasured)
+{
+	static const struct noise_floor emulator = { .window_s = 1, .gap_max_us = 600, .loss_share = 0.0575,
+						     .cpu_loss_share = 0.0007 };
+	static const char *const shares[] = { "0.9997", "0.95", "0.90" };
+	static const bool healthy[] = { true, true, false };
+	char hog[128];
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	hc_noise = &emulator;
+	hc_others_us = -1;
+	for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++) {
+		snprintf(hog, sizeof(hog), "{\"cpu_share\": %s, \"gap_max_us\": 500, \"throttle_events\": 0}", shares[i]);
+		n = hog_case_judge(6, 1, 0, "unlimited", 0, hog, "{\"cpu_share\": 0.0}");
+		c = find_check(hc.checks, n, "hog", "cpu_share");
+		CHECK(hc.limiter.regime == REGIME_NO_LIMIT && c && c->was_measured && c->passed == healthy[i] &&
+			      c->tolerance < c->detects,
+		      "unmeasured others: hog %s %s against %g +- %g", shares[i], c && c->passed ? "passed" : "failed",
+		      c ? c->expected : -1, c ? c->tolerance : -1);
+	}
+	/* Measured, the expectation is what the others left, as tight as before. */
+	hc_others_us = 0;
+	n = hog_case_judge(6, 1, 0, "unlimited", 0, "{\"cpu_share\": 0.95, \"gap_max_us\": 500, \"throttle_events\": 0}",
+			   "{\"cpu_share\": 0.0}");
+	c = find_check(hc.checks, n, "hog", "cpu_share");
+	CHECK(c && NEAR(c->expected, 1.0) && !c->passed, "measured: 0.95 passes against %g +- %g",
+	      c ? c->expected : -1, c ? c->tolerance : -1);
+	hc_noise = NULL;
+	hog_case_unload();
+}
+
 /* One table names every quantity: unique, documented, with a unit, and each computes for a case. */
 TEST(quantity_table_is_whole)
 {
