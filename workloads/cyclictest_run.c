@@ -49,7 +49,7 @@ void role_cyclictest(struct window_shm *shm, struct task_record *rec)
 	struct external_stats *x = &rec->u.external;
 	struct external_cmd cmd;
 	char err_path[sizeof(x->output)];
-	pid_t pid;
+	pid_t pid, measuring_tid;
 
 	rec->first_ns = shm->start_ns;
 	if (!private_dir_file(x->output, sizeof(x->output), "cyclictest-%d.json", (int)getpid()) ||
@@ -69,8 +69,14 @@ void role_cyclictest(struct window_shm *shm, struct task_record *rec)
 	 * and thread creation can take many intervals, which the cross-check must know.
 	 */
 	x->measuring_ns = external_await_threads(pid, 2, shm->end_ns);
+	measuring_tid = x->measuring_ns ? external_sole_thread(pid) : 0;
+	/*
+	 * The stop goes to its measuring thread: its sleep ends with EINTR and it exits without
+	 * another cycle. Sent to the program, its main thread (on the other CPUs) must run
+	 * first, and a stall there lets it count cycles past the window (70 in 70 ms).
+	 */
 	if (!external_wait(pid, shm->end_ns, &x->exit_status))
-		x->exit_status = external_stop(pid, SIGINT);
+		x->exit_status = external_stop(pid, measuring_tid, SIGINT, measuring_tid ? &x->stopped_ns : NULL);
 	external_sweep();
 	rec->last_ns = mono_ns();
 	external_first_line(err_path, x->error, sizeof(x->error));

@@ -5,6 +5,7 @@
 #include "spin_measure.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -164,11 +165,35 @@ uint64_t external_await_threads(pid_t pid, int threads, uint64_t deadline_ns)
 	}
 }
 
-int external_stop(pid_t pid, int sig)
+pid_t external_sole_thread(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	pid_t sole = 0;
+	int others = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.' && atoi(d->d_name) != pid) {
+			sole = atoi(d->d_name);
+			others++;
+		}
+	closedir(dir);
+	return others == 1 ? sole : 0;
+}
+
+int external_stop(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns)
 {
 	int status = 0;
 
-	kill(pid, sig);
+	if (!tid || syscall(SYS_tgkill, pid, tid, sig) != 0)
+		kill(pid, sig);
+	if (sent_ns)
+		*sent_ns = mono_ns();
 	if (!external_wait(pid, mono_ns() + EXTERNAL_STOP_GRACE_NS, &status)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);

@@ -46,8 +46,14 @@ bool external_wait(pid_t pid, uint64_t deadline_ns, int *status);
  * saw them, or 0 when the deadline passed or the program ended first. Looks every 200 us.
  */
 uint64_t external_await_threads(pid_t pid, int threads, uint64_t deadline_ns);
-/* Sends sig, waits up to EXTERNAL_STOP_GRACE_NS, then SIGKILL; returns the wait status. */
-int external_stop(pid_t pid, int sig);
+/* The program's one thread besides its main thread, 0 when it has none or several. */
+pid_t external_sole_thread(pid_t pid);
+/*
+ * Sends sig to thread tid of the program (0: to the program), sets *sent_ns to when it was
+ * sent (NULL: not wanted), waits up to EXTERNAL_STOP_GRACE_NS, then SIGKILL; returns the wait
+ * status.
+ */
+int external_stop(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns);
 /* Kills and reaps every process still below the caller (needs /proc/PID/task/TID/children). */
 void external_sweep(void);
 /* The first line of a file (an error message a program left), or "". */

@@ -76,7 +76,7 @@ static bool run_once(struct window_shm *shm, struct task_record *rec, const stru
 	x->runs++;
 	ended = external_wait(pid, shm->end_ns, &x->exit_status);
 	if (!ended)
-		x->exit_status = external_stop(pid, SIGINT);
+		x->exit_status = external_stop(pid, 0, SIGINT, NULL);
 	x->reported += figure_after(rec->config.load_tool == LOAD_HACKBENCH ? out_path : x->output,
 				    rec->config.load_tool == LOAD_HACKBENCH ? "Time:" : "bogo-ops:");
 	if (ended && WIFEXITED(x->exit_status) && WEXITSTATUS(x->exit_status) == 0) {

@@ -152,6 +152,7 @@ struct external_stats {
 	uint64_t runs_done;	/* runs that ended by themselves with status 0 */
 	double reported;	/* hackbench: sum of its "Time:" seconds; stress-ng: bogo ops */
 	uint64_t measuring_ns;	/* cyclictest: when its measuring thread was first seen, 0: never */
+	uint64_t stopped_ns;	/* cyclictest: when the stop was sent to its measuring thread, 0: not so */
 	char output[256];	/* the file it wrote its figures to (cyclictest's JSON), in the private folder */
 	char error[160];	/* its first line on stderr, when it failed */
 	char command[320];	/* as run */

@@ -177,6 +177,10 @@ void cyclictest_metrics_json(json_object *obj, const struct task_record *rec)
 		if (x->measuring_ns)
 			json_add_double(obj, "start_lag_us",
 					x->measuring_ns > rec->first_ns ? (double)(x->measuring_ns - rec->first_ns) / 1000 : 0);
+		/* From the window end to the stop sent to its measuring thread: it may count cycles in it. */
+		if (x->stopped_ns)
+			json_add_double(obj, "stop_lag_us", x->stopped_ns > rec->first_ns + rec->config.window_ns
+						? (double)(x->stopped_ns - rec->first_ns - rec->config.window_ns) / 1000 : 0);
 	} else {
 		/* No latency metrics: checks on them are not measured, and fail. */
 		json_add_str(obj, "cyclictest_error", r ? why : "out of memory");

@@ -84,6 +84,8 @@ def _crosscheck_holds(load):
         assert ct["cycles"] > 0 and ct["command"].startswith("cyclictest "), ct
         # Its measuring thread is up within the window (exec, mlockall and a thread: ms, not s).
         assert 0 <= ct["start_lag_us"] < r["window_s"] * 1e6 / 4, ct
+        # The stop reached its measuring thread itself, shortly after the window end.
+        assert 0 <= ct["stop_lag_us"] < r["window_s"] * 1e6 / 4, ct
         assert f"-a {_task(r, 'cyclictest')['cpu']} " in ct["command"], ct["command"]
         judged = {c["metric"]: c for c in r["checks"] if c["task"] == "probe"}
         # The probe's longest wake-up from cyclictest's measuring start on, and over the window.
