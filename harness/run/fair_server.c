@@ -61,7 +61,7 @@ bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, siz
 	/*
 	 * sched/debug names no root domain's CPUs, so the bound holds on any partition: each CPU's
 	 * root domain holds at least that CPU's own server (1 off for rounding). A kernel that lost
-	 * them all, as at boot above, reads 0.
+	 * them all, as Debian's 6.12.118 does at boot, reads 0.
 	 */
 	servers = (int64_t)(((uint64_t)runtime_ns << BW_SHIFT) / (uint64_t)period_ns) - 1;
 	if (least >= servers)

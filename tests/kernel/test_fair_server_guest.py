@@ -4,9 +4,9 @@ back, in a guest: this host's debugfs refuses the fair server's files (kernel lo
 Debian's 6.12.118 loses its servers' deadline bandwidth at boot (rtthrottle then skips every
 fair-server policy), so the test boots Debian's linux-source-6.12 built with RT group scheduling
 and mainline's fix for that (PATCH; ci/matrix/kbuild.py: built once, ~5.5 min, cached in
-/var/cache/rtthrottle-kernels) under QEMU (TCG). In the guest a run of `half` with the fair server at 10 ms of every
-second is sent SIGKILL once both are in force and its hog runs; the guest reads back what the
-guardian left. About a minute, most of it booting under emulation."""
+/var/cache/rtthrottle-kernels) under QEMU (TCG). In the guest a run of `half` with the fair
+server at 10 ms of every second is sent SIGKILL once both are in force and its hog runs; the
+guest reads back what the guardian left. About 10 s with the kernel cached."""
 import os
 import shutil
 import subprocess
@@ -36,23 +36,22 @@ knobs before
 /bin/rtthrottle run --scenario fifo-hog-share --policy half --fair-server 10ms/1s --duration 8 \\
 	--probe-seconds 0 --noise-seconds 0.5 --quiet --output /tmp/r.json > /tmp/run.log 2>&1 &
 pid=$!
-n=0
-while [ $n -lt 300 ]; do
-	[ "$(cat $fs/cpu1/runtime)" = 10000000 ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = 500000 ] &&
-		[ -n "$(rt_ours)" ] && break
-	usleep 100000
-	n=$((n + 1))
-done
+# Polls of 0.1 s, at most $1, until the fair server on CPU 1 reads $2, the sysctl $3 and an RT
+# task of ours runs ($4 = -n) or none does ($4 = -z); n: the polls taken.
+wait_for() {{
+	n=0
+	while [ $n -lt $1 ]; do
+		[ "$(cat $fs/cpu1/runtime)" = $2 ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = $3 ] &&
+			[ $4 "$(rt_ours)" ] && break
+		usleep 100000
+		n=$((n + 1))
+	done
+}}
+wait_for 300 10000000 500000 -n
 knobs applied
 echo "rt_before_kill rt=$(rt_ours | wc -l)"
 kill -9 $pid
-n=0
-while [ $n -lt 50 ]; do
-	[ "$(cat $fs/cpu1/runtime)" = 50000000 ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = 950000 ] &&
-		[ -z "$(rt_ours)" ] && break
-	usleep 100000
-	n=$((n + 1))
-done
+wait_for 50 50000000 950000 -z
 echo "restored polls=$n"
 knobs after
 echo "rt_after rt=$(rt_ours | wc -l) state=$(test -e /run/rtthrottle/state.json && echo present || echo gone)"
