@@ -1808,3 +1808,31 @@ TEST(judge_rule_is_never_cut)
 	}
 	hog_case_unload();
 }
+
+/*
+ * Whether a fair server may cut in between RT throttling's slots. The kernel's own 50 ms/1 s
+ * server at 950000/1000000 does (RT's 50 ms slot, a tick short, falls below its runtime). One a
+ * policy sets may too where the span rule says not: at 950000/1000000 a 10 ms/1 s server cut
+ * CFS's median wait to 868 ms on 6.12 (the rule allows it 36 ms of slot in any 990 ms). Off, or
+ * with no CFS task, nothing cuts in.
+ */
+TEST(judge_fair_server_a_policy_sets_may_cut_in)
+{
+	struct kernel_model base;
+	double v = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	base = hc.km;
+	CHECK(hc.limiter.regime == REGIME_CLASSIC && judge_quantity(&hc.jc, "fs_interleaves", &v) && v == 1,
+	      "the kernel's own server: %g", v);
+	hc.policy.fair_server = (struct policy_fair_server){ .set = true, .runtime_us = 10000 };
+	kernel_model_for_policy(&base, &hc.policy, &hc.km);
+	CHECK(hc.km.fs_runtime_us == 10000 && judge_quantity(&hc.jc, "fs_interleaves", &v) && v == 1,
+	      "a 10 ms server the policy set: %g", v);
+	hc.policy.fair_server.runtime_us = 0;
+	kernel_model_for_policy(&base, &hc.policy, &hc.km);
+	CHECK(!hc.km.fair_server && judge_quantity(&hc.jc, "fs_interleaves", &v) && v == 0, "server off: %g", v);
+	hog_case_unload();
+}
