@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "json_util.h"
 #include "dl_floor.h"
+#include "fair_server.h"
 #include "knob_explain.h"
 #include "knob_plan.h"
 #include "util.h"
@@ -18,6 +19,7 @@ enum {
 	OPT_NO_CGROUP,
 	OPT_FAIR_SERVER,
 	OPT_SET_FAIR_SERVER,
+	OPT_FAIR_SERVER_CPUS,
 	OPT_JSON,
 	OPT_HELP,
 };
@@ -46,6 +48,10 @@ static void usage(FILE *out)
 		"                          (debugfs sched/fair_server/cpu*/runtime, period, in ns) join\n"
 		"                          the plan; it starts from the fair server debugfs shows, else\n"
 		"                          from the one --fair-server or the kernel's default gives\n"
+		"  --fair-server-cpus all|measured\n"
+		"                          with --set-fair-server: every online CPU's (default) or the\n"
+		"                          measured one's only (the last online CPU, run's default\n"
+		"                          --cpu); the others keep theirs, which plans must then allow\n"
 		"  --json                  the plans as JSON\n"
 		"  -h, --help              this text\n\n"
 		"Exit status: 0 a plan there and back exists, 1 the knobs cannot be read, 2 bad input or a\n"
@@ -237,6 +243,7 @@ int cmd_plan(int argc, char **argv)
 		{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
 		{ "fair-server", required_argument, NULL, OPT_FAIR_SERVER },
 		{ "set-fair-server", required_argument, NULL, OPT_SET_FAIR_SERVER },
+		{ "fair-server-cpus", required_argument, NULL, OPT_FAIR_SERVER_CPUS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -271,6 +278,15 @@ int cmd_plan(int argc, char **argv)
 		case OPT_SET_FAIR_SERVER:
 			if (!policy_fair_server_parse(optarg, &args.set_fair_server, why, sizeof(why)))
 				return bad("--set-fair-server '%s': %s", optarg, why);
+			break;
+		case OPT_FAIR_SERVER_CPUS:
+			if (strcmp(optarg, "all") && strcmp(optarg, "measured"))
+				return bad("--fair-server-cpus: unknown choice '%s' (all or measured)", optarg);
+			if (!strcmp(optarg, "measured")) {
+				int last = cpu_last_online();
+
+				fair_server_set_cpus(&last, 1);
+			}
 			break;
 		case OPT_JSON: args.json = true; break;
 		case 'h':

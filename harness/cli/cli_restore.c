@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle restore`: puts back the knobs a dead run saved, if any. */
 #include "commands.h"
+#include "fair_server.h"
 #include "knobs.h"
 #include "state.h"
 #include "rt_queue.h"
@@ -58,8 +59,8 @@ int cmd_restore(int argc, char **argv)
 	printf("restored the knobs saved by pid %d: sched_rt_runtime_us %lld, sched_rt_period_us %lld",
 	       (int)owner, (long long)saved.value[KNOB_SYSCTL_RUNTIME], (long long)saved.value[KNOB_SYSCTL_PERIOD]);
 	if (saved.has_fair_server)
-		printf(", fair server %lld/%lld ns on every online CPU", (long long)saved.value[KNOB_FAIR_SERVER_RUNTIME],
-		       (long long)saved.value[KNOB_FAIR_SERVER_PERIOD]);
+		printf(", fair server %lld/%lld ns on %s", (long long)saved.value[KNOB_FAIR_SERVER_RUNTIME],
+		       (long long)saved.value[KNOB_FAIR_SERVER_PERIOD], fair_server_cpus_described());
 	printf("\n");
 	close(fd);
 	return EXIT_ALL_PASSED;

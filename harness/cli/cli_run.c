@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
 #include "commands.h"
+#include "fair_server.h"
 #include "knob_explain.h"
 #include "load.h"
 #include "run.h"
@@ -51,6 +52,10 @@ static void usage(FILE *out)
 		"                        sysctls; where debugfs cannot be read or written such\n"
 		"                        policies are skipped with why (policies rt-no-fair-server\n"
 		"                        and posix set it themselves)\n"
+		"  --fair-server-cpus all|measured\n"
+		"                        which CPUs' fair servers such policies set: every online CPU\n"
+		"                        (default) or the measured ones only (--cpu); the others keep\n"
+		"                        theirs and are neither read nor restored\n"
 		"  --cpu LIST|last|per-node\n"
 		"                        the measured CPUs: a list (1 or 1,3 or 2-3), the last online CPU\n"
 		"                        (default) or each NUMA node's last online CPU; the first one\n"
@@ -98,6 +103,7 @@ enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
 	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING, OPT_SETTLE, OPT_FAIR_SERVER,
+	OPT_FAIR_SERVER_CPUS,
 };
 
 static const struct option long_options[] = {
@@ -109,6 +115,7 @@ static const struct option long_options[] = {
 	{ "period-us", required_argument, NULL, OPT_PERIOD },
 	{ "grid", required_argument, NULL, OPT_GRID },
 	{ "fair-server", required_argument, NULL, OPT_FAIR_SERVER },
+	{ "fair-server-cpus", required_argument, NULL, OPT_FAIR_SERVER_CPUS },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "allow-cpu0", no_argument, NULL, OPT_ALLOW_CPU0 },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -137,6 +144,7 @@ struct raw_args {
 	const struct scenario *added[RUN_SCENARIOS_MAX];
 	int file_count;
 	bool allow_cpu0;
+	bool fair_server_measured;	/* --fair-server-cpus measured */
 };
 
 static int add_policies(struct run_options *opt, const char *names)
@@ -227,6 +235,9 @@ static int choose_cpu(struct run_options *opt, const struct raw_args *raw)
 	if (!placement_choose(raw->cpu, &topo, raw->allow_cpu0, opt->cpus, &opt->cpu_count, why, sizeof(why)))
 		return bad("%s", why);
 	opt->cpu = opt->cpus[0];
+	/* Before any plan: the CPUs left alone keep their servers, which the plans must allow for. */
+	if (raw->fair_server_measured && !fair_server_set_cpus(opt->cpus, opt->cpu_count))
+		return bad("--fair-server-cpus measured: %d CPUs, at most %d", opt->cpu_count, FAIR_SERVER_CPUS_MAX);
 	return 0;
 }
 
@@ -382,6 +393,11 @@ int cmd_run(int argc, char **argv)
 		case OPT_FAIR_SERVER:
 			if ((err = parse_fair_servers(&opt, optarg)))
 				return err;
+			break;
+		case OPT_FAIR_SERVER_CPUS:
+			if (strcmp(optarg, "all") && strcmp(optarg, "measured"))
+				return bad("--fair-server-cpus: unknown choice '%s' (all or measured)", optarg);
+			raw.fair_server_measured = !strcmp(optarg, "measured");
 			break;
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;

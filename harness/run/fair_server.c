@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One fair server for all online CPUs: read each, write each, and undo a write that half succeeded. */
+/* One fair server for all online CPUs, or the run's: read each, write each, and undo a write that half succeeded. */
 #include "fair_server.h"
 #include "pseudo_fs.h"
 #include "sysinfo.h"
@@ -23,6 +23,60 @@ static char root[PATH_MAX / 2] = DEFAULT_ROOT;
 static char sched_debug[PATH_MAX / 2] = DEFAULT_SCHED_DEBUG;
 static struct pseudo_fs debugfs;
 static int holders;	/* fair_server_mount calls not yet undone: the run's, and a restore's within it */
+static int scope[FAIR_SERVER_CPUS_MAX];
+static int scope_count;	/* 0: every online CPU */
+
+bool fair_server_set_cpus(const int *cpus, int count)
+{
+	if (count < 0 || count > FAIR_SERVER_CPUS_MAX || (count && !cpus))
+		return false;
+	for (int i = 0; i < count; i++)
+		if (cpus[i] < 0)
+			return false;
+	for (int i = 0; i < count; i++)
+		scope[i] = cpus[i];
+	scope_count = count;
+	return true;
+}
+
+int fair_server_cpus(int *cpus)
+{
+	for (int i = 0; i < scope_count; i++)
+		cpus[i] = scope[i];
+	return scope_count;
+}
+
+const char *fair_server_cpus_described(void)
+{
+	static char text[16 + FAIR_SERVER_CPUS_MAX * 5];
+	size_t used;
+
+	if (!scope_count)
+		return "every online CPU";
+	used = (size_t)snprintf(text, sizeof(text), "CPU%s ", scope_count > 1 ? "s" : "");
+	for (int i = 0; i < scope_count && used < sizeof(text); i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%d", i ? "," : "", scope[i]);
+	return text;
+}
+
+/* An online CPU whose server this run reads and writes. */
+static bool in_scope(int cpu)
+{
+	if (!cpu_is_online(cpu))
+		return false;
+	for (int i = 0; i < scope_count; i++)
+		if (scope[i] == cpu)
+			return true;
+	return !scope_count;
+}
+
+bool fair_server_partial(void)
+{
+	for (int cpu = 0; scope_count && cpu <= cpu_last_online(); cpu++)
+		if (cpu_is_online(cpu) && !in_scope(cpu))
+			return true;
+	return false;
+}
 
 void fair_server_set_root(const char *dir)
 {
@@ -85,8 +139,15 @@ static const char *cpu_file(int cpu, bool period, char *buf, size_t len)
 const char *fair_server_path_shown(bool period)
 {
 	static char shown[2][PATH_MAX];
+	char cpus[FAIR_SERVER_CPUS_MAX * 5] = "*";
+	size_t used = 0;
 
-	snprintf(shown[period], sizeof(shown[period]), "%s/cpu*/%s", root, period ? "period" : "runtime");
+	for (int i = 0; i < scope_count && used < sizeof(cpus); i++)
+		used += (size_t)snprintf(cpus + used, sizeof(cpus) - used, "%s%d", !i && scope_count > 1 ? "{" : i ? "," : "",
+					 scope[i]);
+	if (scope_count > 1 && used < sizeof(cpus))
+		snprintf(cpus + used, sizeof(cpus) - used, "}");
+	snprintf(shown[period], sizeof(shown[period]), "%s/cpu%s/%s", root, cpus, period ? "period" : "runtime");
 	return shown[period];
 }
 
@@ -109,7 +170,7 @@ bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t
 		char path[PATH_MAX];
 		int64_t runtime, period;
 
-		if (!cpu_is_online(cpu))
+		if (!in_scope(cpu))
 			continue;
 		errno = 0;
 		if (!read_i64_file(cpu_file(cpu, false, path, sizeof(path)), &runtime) ||
@@ -119,7 +180,7 @@ bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t
 		}
 		if (!first && (runtime != *runtime_ns || period != *period_ns)) {
 			snprintf(why, len, "the fair server differs between CPUs (CPU %d: %" PRId64 "/%" PRId64
-					   " ns, the first online CPU: %" PRId64 "/%" PRId64 " ns); set them alike first",
+					   " ns, the first one read: %" PRId64 "/%" PRId64 " ns); set them alike first",
 				 cpu, runtime, period, *runtime_ns, *period_ns);
 			return false;
 		}
@@ -128,7 +189,7 @@ bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t
 		first = false;
 	}
 	if (first)
-		snprintf(why, len, "no online CPU found");
+		snprintf(why, len, scope_count ? "none of the fair server's CPUs is online" : "no online CPU found");
 	return !first;
 }
 
@@ -137,7 +198,7 @@ bool fair_server_writable(char *why, size_t len)
 	char path[PATH_MAX];
 
 	for (int cpu = 0; cpu <= cpu_last_online(); cpu++)
-		for (int period = 0; period < 2 && cpu_is_online(cpu); period++)
+		for (int period = 0; period < 2 && in_scope(cpu); period++)
 			if (access(cpu_file(cpu, period, path, sizeof(path)), W_OK)) {
 				snprintf(why, len, "%s is not writable: %s", path, strerror(errno));
 				return false;
@@ -152,7 +213,7 @@ int fair_server_write(bool period, int64_t value, int64_t old, char *failed_path
 
 	snprintf(text, sizeof(text), "%" PRId64, value);
 	for (cpu = 0; cpu <= cpu_last_online() && !err; cpu++)
-		if (cpu_is_online(cpu))
+		if (in_scope(cpu))
 			err = write_text_file(cpu_file(cpu, period, path, sizeof(path)), text);
 	if (!err)
 		return 0;
@@ -160,7 +221,7 @@ int fair_server_write(bool period, int64_t value, int64_t old, char *failed_path
 	/* The failed CPU kept its value; the ones before it take theirs back. */
 	snprintf(back, sizeof(back), "%" PRId64, old);
 	for (int c = 0; c < cpu - 1; c++)
-		if (cpu_is_online(c) && write_text_file(cpu_file(c, period, path, sizeof(path)), back))
+		if (in_scope(c) && write_text_file(cpu_file(c, period, path, sizeof(path)), back))
 			rtt_err("could not put %s back to %s after the failed write: the CPUs now differ", path, back);
 	return err;
 }

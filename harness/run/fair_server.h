@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The deadline fair server's files (6.12+: debugfs sched/fair_server/cpuN/{runtime,period}, in
- * ns), read and written on every online CPU alike, so the knobs hold one runtime and one period
- * for all of them. debugfs is mounted for a run that sets them when it is not mounted.
+ * ns), read and written alike on every online CPU or on the CPUs a run names (its measured
+ * ones), so the knobs hold one runtime and one period for all of them; the other CPUs' servers
+ * are left as they are. debugfs is mounted for a run that sets them when it is not mounted.
  */
 #ifndef RTT_FAIR_SERVER_H
 #define RTT_FAIR_SERVER_H
@@ -11,13 +12,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define FAIR_SERVER_CPUS_MAX 64
+
 /* Where the cpuN folders live; tests point it at a temp folder. NULL: the debugfs default. */
 void fair_server_set_root(const char *dir);
-/* "<root>/cpu*\/runtime" (or period): how messages and plans name the files. */
+/*
+ * The CPUs whose servers are read and written from now on (count 0 or NULL: every online CPU,
+ * the default); false when count exceeds FAIR_SERVER_CPUS_MAX or a CPU is negative.
+ */
+bool fair_server_set_cpus(const int *cpus, int count);
+/* Those CPUs into cpus (room for FAIR_SERVER_CPUS_MAX); returns how many, 0 for every online CPU. */
+int fair_server_cpus(int *cpus);
+/* "every online CPU", "CPU 1" or "CPUs 1,3": for messages. */
+const char *fair_server_cpus_described(void);
+/* Some online CPU's server is outside them (it keeps what it has, admitted by the kernel before). */
+bool fair_server_partial(void);
+/* "<root>/cpu*\/runtime" (or period; cpu1 or cpu{1,3} when CPUs are named): how messages and plans name the files. */
 const char *fair_server_path_shown(bool period);
 /*
- * The runtime and period every online CPU has; false with why: debugfs absent or not mounted,
- * no fair server (before 6.12), reading refused (lockdown), or CPUs that differ.
+ * The runtime and period every CPU read has (online ones of fair_server_cpus); false with why:
+ * debugfs absent or not mounted, no fair server (before 6.12), reading refused (lockdown), CPUs
+ * that differ, or none online.
  */
 bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
 /*
@@ -29,10 +44,10 @@ bool fair_server_read(int64_t *runtime_ns, int64_t *period_ns, char *why, size_t
 bool fair_server_accounted(int64_t runtime_ns, int64_t period_ns, char *why, size_t len);
 /* The debug file fair_server_accounted reads; tests point it elsewhere. NULL: debugfs's. */
 void fair_server_set_sched_debug(const char *path);
-/* Every online CPU's files may be opened for writing; false with the first that may not. */
+/* Every such CPU's files may be opened for writing; false with the first that may not. */
 bool fair_server_writable(char *why, size_t len);
 /*
- * Writes value into every online CPU's runtime (or period) file. A CPU that refuses it stops
+ * Writes value into each such CPU's runtime (or period) file. A CPU that refuses it stops
  * the write and the CPUs already written get `old` back, so all keep one value. Returns 0 or
  * the errno, with the refusing file in failed_path.
  */

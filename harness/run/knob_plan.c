@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Breadth-first over the states each knob's start, target and -1 span: the first plan found is shortest. */
 #include "knob_plan.h"
+#include "fair_server.h"
 
 #include <stddef.h>
 
@@ -26,10 +27,16 @@ const char *knobs_fair_server_invalid(int64_t runtime_ns, int64_t period_ns)
 
 uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floor)
 {
+	uint64_t server;
+
+	if (!k->has_fair_server)
+		return dl_floor_ratio(floor);
 	/* ns against us: the kernel's fixed point of a ratio does not depend on the unit. */
-	if (k->has_fair_server)
-		return knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
-	return dl_floor_ratio(floor);
+	server = knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+	/* The CPUs the run leaves alone keep theirs, admitted before: the floor. */
+	if (fair_server_partial() && dl_floor_ratio(floor) > server)
+		return dl_floor_ratio(floor);
+	return server;
 }
 
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor)
@@ -45,7 +52,10 @@ const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *f
 			return why;
 		/* Both writes are checked against it: a sysctl going under it, the fair server going over. */
 		if (runtime >= 0 && knob_ratio(runtime, period) < knobs_admitted_ratio(k, floor))
-			return "global ratio below the fair server's bandwidth (deadline admission)";
+			return knob_ratio(runtime, period) < knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME],
+									 k->value[KNOB_FAIR_SERVER_PERIOD])
+				       ? "global ratio below the fair server's bandwidth (deadline admission)"
+				       : "global ratio below the deadline floor the CPUs whose fair server is left alone keep (deadline admission)";
 	} else if (!dl_floor_allows(floor, runtime, period)) {
 		return "global ratio below the deadline bandwidth already admitted";
 	}

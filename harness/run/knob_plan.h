@@ -40,7 +40,7 @@ const char *knobs_fair_server_invalid(int64_t runtime_ns, int64_t period_ns);
 const char *knobs_invalid_reason(const struct knobs *k, const struct dl_floor *floor);
 /*
  * The deadline bandwidth admitted in state k, as knob_ratio(): its fair server's where it holds
- * one, else the floor's.
+ * one (the floor's where larger and other CPUs keep theirs: fair_server_partial), else the floor's.
  */
 uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floor);
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A case from policy to verdict: knobs, lead-in, window, judging (settling between windows: settle.c). */
 #include "run_case.h"
+#include "fair_server.h"
 #include "json_util.h"
 #include "cgroups.h"
 #include "cpu_stat.h"
@@ -310,12 +311,32 @@ static void case_name(char *buf, size_t len, const struct run_ctx *ctx, const st
 		snprintf(buf + n, len - (size_t)n, ".rep%d", rep + 1);
 }
 
+/* The CPUs a policy's fair server was set on: the run's measured ones, or every online CPU. */
+static void fair_server_cpus_json(json_object *res, const struct policy *p)
+{
+	json_object *policy, *fs, *list;
+	int cpus[FAIR_SERVER_CPUS_MAX], count = fair_server_cpus(cpus);
+
+	if (!p->fair_server.set || !json_object_object_get_ex(res, "policy", &policy) ||
+	    !json_object_object_get_ex(policy, "fair_server", &fs))
+		return;
+	if (!count) {
+		json_add_str(fs, "cpus", "all");
+		return;
+	}
+	list = json_object_new_array();
+	for (int i = 0; i < count; i++)
+		json_object_array_add(list, json_object_new_int(cpus[i]));
+	json_object_object_add(fs, "cpus", list);
+}
+
 static json_object *case_json(const struct scenario *s, const struct policy *p, int sweep, int rep)
 {
 	json_object *res = json_object_new_object();
 
 	json_add_str(res, "scenario", s->name);
 	json_object_object_add(res, "policy", policy_to_json(p));
+	fair_server_cpus_json(res, p);
 	json_add_int(res, "repetition", rep + 1);
 	if (s->sweep_count) {
 		json_object *sw = json_object_new_object();

@@ -143,8 +143,18 @@ bool state_save(const struct knobs *original, pid_t owner)
 	const char *text;
 	int err;
 
+	int cpus[FAIR_SERVER_CPUS_MAX], count = fair_server_cpus(cpus);
+
 	json_add_int(root, "pid", owner);
 	json_object_object_add(root, "knobs", knobs_to_json(original));
+	/* A fair server on named CPUs only: the others were never touched and are not restored. */
+	if (original->has_fair_server && count) {
+		json_object *list = json_object_new_array();
+
+		for (int i = 0; i < count; i++)
+			json_object_array_add(list, json_object_new_int(cpus[i]));
+		json_object_object_add(root, "fair_server_cpus", list);
+	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
 	err = write_file_atomic(state_file_path(), text, strlen(text));
 	json_object_put(root);
@@ -155,7 +165,7 @@ bool state_save(const struct knobs *original, pid_t owner)
 
 int state_load(struct knobs *original, pid_t *owner)
 {
-	json_object *root, *pid, *knobs;
+	json_object *root, *pid, *knobs, *list;
 	int ok;
 
 	if (access(state_file_path(), F_OK))
@@ -163,6 +173,21 @@ int state_load(struct knobs *original, pid_t *owner)
 	root = json_object_from_file(state_file_path());
 	ok = root && json_object_object_get_ex(root, "pid", &pid) &&
 	     json_object_object_get_ex(root, "knobs", &knobs) && knobs_from_json(knobs, original);
+	/* The saved fair server is put back on the CPUs it was saved from (absent: every online CPU). */
+	if (ok && json_object_object_get_ex(root, "fair_server_cpus", &list)) {
+		int cpus[FAIR_SERVER_CPUS_MAX], count = 0;
+
+		ok = json_object_is_type(list, json_type_array) && json_object_array_length(list) > 0 &&
+		     json_object_array_length(list) <= FAIR_SERVER_CPUS_MAX;
+		for (size_t i = 0; ok && i < json_object_array_length(list); i++) {
+			json_object *cpu = json_object_array_get_idx(list, i);
+
+			ok = json_object_is_type(cpu, json_type_int);
+			if (ok)
+				cpus[count++] = json_object_get_int(cpu);
+		}
+		ok = ok && fair_server_set_cpus(cpus, count);
+	}
 	if (ok)
 		*owner = json_object_get_int(pid);
 	else

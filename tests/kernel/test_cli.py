@@ -250,6 +250,8 @@ BAD_FAIR_SERVER = [
     (["--fair-server", "0,10ms/1s,0"], "'0' given twice"),
     (["--fair-server", "0,10ms/1s,20ms/1s,30ms/1s,40ms/1s,50ms/1s,60ms/1s"], "at most 6 settings"),
     (["--fair-server", "0,10ms/1s,2s/1s"], "--fair-server '2s/1s': the runtime exceeds the period"),
+    (["--fair-server", "10ms/1s", "--fair-server-cpus", "some"], "--fair-server-cpus: unknown choice 'some'"),
+    (["--fair-server", "10ms/1s", "--fair-server-cpus", ""], "--fair-server-cpus: unknown choice ''"),
     (["--grid", "ratios=0.5 periods=1s fair_server=-10ms"], "fair_server: '-10ms'"),
     (["--grid", "ratios=0.5 periods=1s fair_server=2s"], "fair_server: '2s': fair-server runtime"),
     (["--grid", "ratios=0.5 periods=1s fair_server=ten"], "fair_server: 'ten'"),

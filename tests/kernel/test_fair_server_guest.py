@@ -6,7 +6,9 @@ fair-server policy), so the test boots Debian's linux-source-6.12 built with RT 
 and mainline's fix for that (PATCH; ci/matrix/kbuild.py: built once, ~5.5 min, cached in
 /var/cache/rtthrottle-kernels) under QEMU (TCG). In the guest a run of `half` with the fair
 server at 10 ms of every second is sent SIGKILL once both are in force and its hog runs; the
-guest reads back what the guardian left. About 10 s with the kernel cached."""
+guest reads back what the guardian left. A second run sets the measured CPU's server only and is
+killed with its guardian; `rtthrottle restore` puts back what the state file names. About 15 s
+with the kernel cached."""
 import os
 import shutil
 import subprocess
@@ -55,8 +57,26 @@ wait_for 50 50000000 950000 -z
 echo "restored polls=$n"
 knobs after
 echo "rt_after rt=$(rt_ours | wc -l) state=$(test -e /run/rtthrottle/state.json && echo present || echo gone)"
+# The measured CPU's (1) server only; then the run and its guardian are both killed (stopped
+# first, so neither restores) and `rtthrottle restore` puts back what the state file names.
+/bin/rtthrottle run --scenario fifo-hog-share --policy half --fair-server 10ms/1s --fair-server-cpus measured \
+	--duration 8 --probe-seconds 0 --noise-seconds 0.5 --quiet --output /tmp/r2.json > /tmp/run2.log 2>&1 &
+wait_for 300 10000000 500000 -n
+knobs measured_applied
+ours() {{ for p in /proc/[0-9]*; do [ "$(readlink $p/exe 2>/dev/null)" = /bin/rtthrottle ] && echo ${{p#/proc/}}; done; }}
+for p in $(ours); do kill -STOP $p; done
+for p in $(ours); do kill -9 $p; done
+usleep 500000
+knobs killed_all
+echo "state_cpus $(tr -d ' \n' < /run/rtthrottle/state.json | grep -o '"fair_server_cpus":\[[0-9,]*\]' | sed 's/.*:/cpus=/')"
+/bin/rtthrottle restore > /tmp/restore.log 2>&1
+echo "restore_cmd rc=$? on_cpu1=$(grep -c 'ns on CPU 1$' /tmp/restore.log)"
+knobs restored_by_command
+echo "rt_after_restore rt=$(rt_ours | wc -l) state=$(test -e /run/rtthrottle/state.json && echo present || echo gone)"
 echo "--- run.log"
 tail -n 15 /tmp/run.log
+echo "--- restore.log"
+cat /tmp/restore.log
 """
 _run = {}
 
@@ -124,3 +144,18 @@ def test_guardian_restores_the_fair_server_after_sigkill_mid_window():
     assert after and {k: after[k] for k in before} == before, text
     assert int(out["restored"]["polls"]) < 50, text
     assert out["rt_after"]["rt"] == "0" and out["rt_after"]["state"] == "gone", text
+
+
+def test_measured_cpus_only_and_restore_puts_back_those():
+    out, text = _guest()
+    before, applied = out.get("before", {}), out.get("measured_applied", {})
+    # Only the measured CPU's server changed, with the policy's RT ratio in force.
+    assert applied.get("fs1") == "10000000/1000000000" and applied.get("sysctl") == "500000", text
+    assert applied.get("fs0") == before.get("fs0") == "50000000/1000000000", text
+    # Run and guardian killed before either restored: the changes stood, the state file named CPU 1.
+    assert out.get("killed_all", {}).get("fs1") == "10000000/1000000000", text
+    assert out.get("state_cpus", {}).get("cpus") == "[1]", text
+    cmd, after = out.get("restore_cmd", {}), out.get("restored_by_command", {})
+    assert cmd.get("rc") == "0" and cmd.get("on_cpu1") == "1", text
+    assert after and {k: after[k] for k in before} == before, text
+    assert out["rt_after_restore"] == {"rt": "0", "state": "gone"}, text

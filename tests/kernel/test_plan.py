@@ -89,6 +89,25 @@ def test_plan_bad_input_exits_2_naming_it():
     assert rtt.read_knobs() == before
 
 
+def test_plan_fair_server_on_the_measured_cpu_only_keeps_the_others_floor():
+    """With --fair-server-cpus measured only the last online CPU's server is written, and the
+    other CPUs' servers, left as they are, still bind the global ratio."""
+    with open("/sys/devices/system/cpu/online") as f:
+        last = int(f.read().strip().replace("-", ",").split(",")[-1])
+    set_fs = ["--set-fair-server", "10ms/1s"]
+    proc = rtt.run(["plan", "60000", "1000000"] + DEFAULT + FAIR_SERVER + set_fs + ["--fair-server-cpus", "measured"])
+    assert proc.returncode == 0, proc.stderr
+    files = {os.path.dirname(line.split()[1]) for line in proc.stdout.splitlines() if "fair_server/" in line}
+    assert files == {f"/sys/kernel/debug/sched/fair_server/cpu{last}"}, proc.stdout
+    # 3% RT under a 1% server: refused where the others keep 5%, planned where every CPU gets 1%.
+    proc = rtt.run(["plan", "30000", "1000000"] + DEFAULT + FAIR_SERVER + set_fs + ["--fair-server-cpus", "measured"])
+    assert proc.returncode == 2 and "CPUs whose fair server is left alone" in proc.stderr, proc.stderr
+    proc = rtt.run(["plan", "30000", "1000000"] + DEFAULT + FAIR_SERVER + set_fs + ["--fair-server-cpus", "all"])
+    assert proc.returncode == 0 and "cpu*/runtime" in proc.stdout, proc.stderr
+    proc = rtt.run(["plan", "30000", "1000000"] + DEFAULT + set_fs + ["--fair-server-cpus", "some"])
+    assert proc.returncode == 2 and "--fair-server-cpus: unknown choice 'some'" in proc.stderr, proc.stderr
+
+
 def _fair_server_kernel():
     major, minor = (int(x) for x in os.uname().release.split(".")[:2])
     return (major, minor) >= (6, 12)
@@ -143,3 +162,26 @@ def test_run_reaches_9000_10000_and_restores():
 
 def test_run_reaches_1900000_2000000_and_restores():
     _run_policy(1900000, 2000000)
+
+
+def test_run_records_which_cpus_a_fair_server_policy_sets():
+    """Each result names the CPUs its fair server went to: the measured one with
+    --fair-server-cpus measured, "all" without. Where the fair server cannot be written (this
+    host's lockdown) the policy is skipped naming the file of that CPU, and nothing changes."""
+    rtt.require_root()
+    with open("/sys/devices/system/cpu/online") as f:
+        last = int(f.read().strip().replace("-", ",").split(",")[-1])
+    before = rtt.read_knobs()
+    for choice, cpus in (("measured", [last]), ("all", "all")):
+        out = os.path.join(tempfile.mkdtemp(prefix="rtt-fs-cpus-"), "r.json")
+        proc = rtt.run(["run", "--scenario", "fifo-hog-share", "--policy", "default", "--fair-server", "10ms/1s",
+                        "--fair-server-cpus", choice, "--duration", "1", "--probe-seconds", "0",
+                        "--noise-seconds", "0.2", "--no-trace", "--quiet", "--output", out], timeout=60)
+        assert proc.returncode in (0, 1, 125), (choice, proc.returncode, proc.stderr[-2000:])
+        res = rtt.result(rtt.load(out), "fifo-hog-share", "default-fs10ms")
+        assert res["policy"]["fair_server"] == {"runtime_us": 10000, "period_us": 1000000, "cpus": cpus}, res["policy"]
+        if res["verdict"] == "skip":
+            assert "fair server cannot be set" in res["skip_reason"], res["skip_reason"]
+            if choice == "measured":
+                assert f"fair_server/cpu{last}/" in res["skip_reason"], res["skip_reason"]
+        assert rtt.read_knobs() == before and not rtt.rt_tasks_of(), choice

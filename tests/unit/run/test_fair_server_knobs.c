@@ -319,3 +319,60 @@ TEST(fair_server_reading_no_valid_state_is_left_alone)
 	}
 	remove_temp_dir(dir);
 }
+
+/*
+ * --fair-server-cpus measured: only the named CPUs' servers are read, written and saved; the
+ * others keep theirs (here 20 ms, unlike the named one) and count in plans as the bandwidth
+ * admitted before, so RT may not go below them. The state file names the CPUs, and a restore
+ * that starts with every CPU in scope (the `restore` command) puts back those only.
+ */
+TEST(fair_server_scoped_to_named_cpus)
+{
+	struct policy policy = { .runtime_us = 950000, .period_us = 1000000,
+				 .fair_server = { .set = true, .runtime_us = 10000, .period_us = 0 } };
+	char dir[64], path[PATH_MAX], said[1024] = "", *old_env;
+	int last = cpu_last_online(), cpus[FAIR_SERVER_CPUS_MAX];
+	struct knobs before, target, now;
+	bool saved;
+
+	if (cpus_online_count() < 2 || !cpu_is_online(0)) {
+		printf("# SKIP needs CPU 0 and another online CPU\n");
+		return;
+	}
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	if (make_fixture(dir, 950000, 1000000, 50 * MS_NS, 1000 * MS_NS)) {
+		old_env = env_set("RTTHROTTLE_STATE_DIR", dir);
+		use_fixture(dir);
+		snprintf(path, sizeof(path), "%s/fs/cpu0/runtime", dir);
+		put_number(path, 20 * MS_NS);
+		CHECK(!fair_server_set_cpus(&last, FAIR_SERVER_CPUS_MAX + 1) && fair_server_set_cpus(&last, 1),
+		      "scope not set");
+		CHECK(fair_server_partial() && strstr(fair_server_path_shown(false), "/cpu") &&
+			      !strstr(fair_server_path_shown(false), "cpu*"),
+		      "partial %d, shown %s", fair_server_partial(), fair_server_path_shown(false));
+		CHECK(knobs_read(&before) && before.has_fair_server && before.value[KNOB_FAIR_SERVER_RUNTIME] == 50 * MS_NS,
+		      "CPU %d alone not read: %s", last, knobs_fair_server_why());
+		target = knobs_for_policy(&before, &policy);
+		CHECK(apply_captured(dir, &target, said, sizeof(said)), "refused: %s", said);
+		CHECK(cpu_value(dir, last, "runtime") == 10 * MS_NS && cpu_value(dir, 0, "runtime") == 20 * MS_NS,
+		      "CPU %d %" PRId64 ", CPU 0 %" PRId64, last, cpu_value(dir, last, "runtime"), cpu_value(dir, 0, "runtime"));
+		/* 3% RT under the 5% the other CPUs keep: the plan refuses it, though the named CPU's is 1%. */
+		target = knobs_target(&target, 30000, 1000000);
+		CHECK(knobs_invalid_reason(&target, &fair_server_default) != NULL, "3%% RT planned beside 5%% servers kept");
+		saved = state_save(&before, 999999);
+		CHECK(saved, "state not saved");
+		CHECK(fair_server_set_cpus(NULL, 0) && !fair_server_partial(), "scope not reset");
+		CHECK(saved && state_restore(), "state_restore failed");
+		CHECK(fair_server_cpus(cpus) == 1 && cpus[0] == last, "the saved CPUs not taken: %d", fair_server_cpus(cpus));
+		CHECK(knobs_read(&now) && cpu_value(dir, last, "runtime") == 50 * MS_NS &&
+			      cpu_value(dir, 0, "runtime") == 20 * MS_NS,
+		      "restored CPU %d %" PRId64 ", CPU 0 %" PRId64, last, cpu_value(dir, last, "runtime"),
+		      cpu_value(dir, 0, "runtime"));
+		fair_server_set_cpus(NULL, 0);
+		CHECK(knobs_read(&now) && !now.has_fair_server, "CPUs that differ read as one with every CPU in scope");
+		use_system();
+		env_restore("RTTHROTTLE_STATE_DIR", old_env);
+	}
+	remove_temp_dir(dir);
+}
