@@ -18,6 +18,7 @@ struct task_metrics {
 	double gap_max_us;
 	uint64_t throttle_events;	/* gaps >= the throttle threshold */
 	uint64_t gaps_without_cfs;	/* gaps >= the threshold the CFS witness slept through: no throttles */
+	uint64_t gaps_charged;		/* a hog's gaps >= the threshold the kernel charged it as run: no throttles */
 	/* A periodic task's gaps >= its throttle_gap_ns the witness slept through: a stall, no throttle. */
 	uint64_t job_gaps_without_cfs;
 	double throttle_interval_us;	/* median end-to-end of those gaps, 0 if fewer than 2 */

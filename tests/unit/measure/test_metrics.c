@@ -267,6 +267,15 @@ TEST(metrics_stall_is_the_part_of_a_gap_charged_as_cpu_time)
 	add_long_gap(rec, 900000000ull, 50000000ull, 900000000ull);	/* switched out */
 	metrics_compute(rec, 25000, NULL, &m);
 	CHECK(fabs(m.charged_stall_max_us - 28000) < 1, "stall_max_us %g, want 28000", m.charged_stall_max_us);
+	/* Over the threshold, the charged gap is no throttle (the rt-probe-collateral false alarm at -1). */
+	CHECK(m.throttle_events == 1 && m.gaps_charged == 1 && near(m.throttle_gap_median_us, 50000),
+	      "charged gap: throttle_events %llu, gaps_charged %llu", (unsigned long long)m.throttle_events,
+	      (unsigned long long)m.gaps_charged);
+	/* A victim's gaps are RT's runs, charged or not: not this rule's. */
+	rec->config.role = ROLE_VICTIM;
+	metrics_compute(rec, 25000, NULL, &m);
+	CHECK(m.gaps_charged == 0, "victim: gaps_charged %llu", (unsigned long long)m.gaps_charged);
+	rec->config.role = ROLE_HOG;
 	/* Without the charged gap, a throttle alone: no stall, within a sampling step. */
 	rec->gaps.long_gaps[0] = rec->gaps.long_gaps[1];
 	rec->gaps.long_stored = 1;
@@ -275,7 +284,7 @@ TEST(metrics_stall_is_the_part_of_a_gap_charged_as_cpu_time)
 	/* Unsampled: unknown, 0. */
 	rec->samples.every_ns = 0;
 	metrics_compute(rec, 25000, NULL, &m);
-	CHECK(m.charged_stall_max_us == 0, "unsampled: %g", m.charged_stall_max_us);
+	CHECK(m.charged_stall_max_us == 0 && m.gaps_charged == 0, "unsampled: %g", m.charged_stall_max_us);
 	free(rec);
 }
 
