@@ -227,12 +227,13 @@ matrix: deps all
 # Debian's packaged kernels first, then 6.12 built from Debian's linux-source with RT group
 # scheduling and ci/kernel-patches/fair-server-bandwidth-kept-on-domain-rebuild.patch
 # (ci/kernels-source.list): Debian's 6.12.118 loses its servers' deadline bandwidth at boot and
-# refuses every fair-server change but at -1, so only the built one runs every cell. Both run;
-# either failing fails the target.
+# refuses every fair-server change but at -1, so only the built ones run every cell (with RT
+# groups, and PREEMPT_RT without them, where the fair server alone limits RT). All run; any
+# failing fails the target.
 # FAIR_SERVER_MATRIX_ARGS / FAIR_SERVER_SOURCE_ARGS go to ci/matrix/matrix.py before the run's
 # arguments (FAIR_SERVER_SOURCE_ARGS= skips the built kernel).
 FAIR_SERVER_MATRIX_ARGS ?= --kernels 6.12,6.12-rt
-FAIR_SERVER_SOURCE_ARGS ?= --list ci/kernels-source.list --kernels 6.12-src-fair-server
+FAIR_SERVER_SOURCE_ARGS ?= --list ci/kernels-source.list --kernels 6.12-src-fair-server,6.12-src-rt-fair-server
 FAIR_SERVER_RUN_ARGS = --scenario fifo-hog-share,admin-recovery,ninety-percent-app,rt-probe-collateral \
 	--policy default,unlimited --fair-server 0,10ms/1s,50ms/1s,100ms/1s
 .PHONY: matrix-fair-server
