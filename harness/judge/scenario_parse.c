@@ -148,22 +148,27 @@ static bool parse_policies(struct parser *pr, json_object *arr, struct scenario 
 				return bad(pr, "unknown policy \"%s\"", json_object_get_string(p));
 		} else if (json_object_is_type(p, json_type_object)) {
 			double runtime = 0, period = 0;
+			char fair_server[64] = "", fs_why[160];
 			const char *why;
 
 			memset(out, 0, sizeof(*out));
-			if (!only_keys(pr, p, "name,runtime_us,period_us") ||
+			if (!only_keys(pr, p, "name,runtime_us,period_us,fair_server") ||
 			    !get_string(pr, p, "name", true, out->name, sizeof(out->name)) ||
 			    !get_number(pr, p, "runtime_us", -1, 2147483647, &runtime) ||
-			    !get_number(pr, p, "period_us", 1, 2147483647, &period))
+			    !get_number(pr, p, "period_us", 1, 2147483647, &period) ||
+			    !get_string(pr, p, "fair_server", false, fair_server, sizeof(fair_server)))
 				return false;
 			out->runtime_us = (int64_t)runtime;
 			out->period_us = (int64_t)period;
 			why = policy_pair_invalid(out->runtime_us, out->period_us);
 			if (why)
 				return bad(pr, "%s", why);
+			/* As --fair-server takes it: "10ms/1s", or "0" for off. */
+			if (fair_server[0] && !policy_fair_server_parse(fair_server, &out->fair_server, fs_why, sizeof(fs_why)))
+				return bad(pr, "fair_server \"%s\": %s", fair_server, fs_why);
 			out->origin = "defined by the scenario";
 		} else {
-			return bad(pr, "a policy is a name or {name, runtime_us, period_us}");
+			return bad(pr, "a policy is a name or {name, runtime_us, period_us[, fair_server]}");
 		}
 		s->policy_count++;
 	}
@@ -474,10 +479,13 @@ static bool parse_background(struct parser *pr, json_object *obj, struct scenari
 	return true;
 }
 
-/* "grid": {"ratios": [...] or "runtimes_us": [...], "periods_us": [...]}, by the rules of --grid. */
+/*
+ * "grid": {"ratios": [...] or "runtimes_us": [...], "periods_us": [...][, "fair_server_us": [...]]},
+ * by the rules of --grid (fair-server runtimes against its 1 s period, 0: off).
+ */
 static bool parse_grid(struct parser *pr, json_object *obj, struct scenario *s)
 {
-	static const char *const axes[] = { "ratios", "runtimes_us", "periods_us" };
+	static const char *const axes[] = { "ratios", "runtimes_us", "periods_us", "fair_server_us" };
 	struct policy cells[GRID_CELLS_MAX];
 	char why[200];
 	int n;
@@ -485,7 +493,7 @@ static bool parse_grid(struct parser *pr, json_object *obj, struct scenario *s)
 	at(pr, "grid");
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(pr, "\"grid\" must be an object {ratios or runtimes_us, periods_us}");
-	if (!only_keys(pr, obj, "ratios,runtimes_us,periods_us"))
+	if (!only_keys(pr, obj, "ratios,runtimes_us,periods_us,fair_server_us"))
 		return false;
 	for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++) {
 		json_object *values;
@@ -503,11 +511,12 @@ static bool parse_grid(struct parser *pr, json_object *obj, struct scenario *s)
 			at(pr, "grid.%s[%zu]", axes[a], i);
 			if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 				return bad(pr, "must be a number");
-			if (a > 0 && (d != floor(d) || d < 1 || d > 2147483647))
-				return bad(pr, "%g is not a whole number of microseconds from 1 to 2147483647", d);
+			if (a > 0 && (d != floor(d) || d < (a == 3 ? 0 : 1) || d > 2147483647))
+				return bad(pr, "%g is not a whole number of microseconds from %d to 2147483647", d, a == 3 ? 0 : 1);
 			ok = a == 0 ? grid_add_ratio(&s->grid, d, why, sizeof(why))
 			   : a == 1 ? grid_add_runtime(&s->grid, (int64_t)d, why, sizeof(why))
-				    : grid_add_period(&s->grid, (int64_t)d, why, sizeof(why));
+			   : a == 2 ? grid_add_period(&s->grid, (int64_t)d, why, sizeof(why))
+				    : grid_add_fair_server(&s->grid, (int64_t)d, why, sizeof(why));
 			if (!ok)
 				return bad(pr, "%s", why);
 		}

@@ -341,6 +341,56 @@ TEST(scenario_grid_after_policies)
 	remove_temp_dir(tmp);
 }
 
+/* A scenario file's policy may set the fair server, and its grid may repeat for fair-server runtimes. */
+TEST(scenario_policy_and_grid_set_the_fair_server)
+{
+	static const char *const tasks =
+		" \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\"}, {\"name\": \"v\", \"role\": \"victim\"}]}";
+	static const struct { const char *policies, *grid, *said; } bad[] = {
+		{ "{\"name\": \"p\", \"runtime_us\": -1, \"period_us\": 1000000, \"fair_server\": \"2s/1s\"}", "",
+		  "policies[0]: fair_server \"2s/1s\": the runtime exceeds the period" },
+		{ "{\"name\": \"p\", \"runtime_us\": -1, \"period_us\": 1000000, \"fair_server\": 10}", "", "fair_server" },
+		{ "\"default\"", ", \"grid\": {\"ratios\": [0.5], \"periods_us\": [1000000], \"fair_server_us\": [-5]}",
+		  "grid.fair_server_us[0]: -5 is not a whole number of microseconds from 0" },
+	};
+	char tmp[64], path[PATH_MAX], text[1024], err[4096];
+	struct policy out[RUN_CASE_POLICIES_MAX];
+	struct run_options opt = { 0 };
+	struct scenario s;
+	struct stderr_capture cap;
+	int n;
+
+	if (!make_temp_dir(tmp, sizeof(tmp)))
+		return;
+	snprintf(text, sizeof(text), "{\"name\": \"unit-fs\", \"summary\": \"s\", \"policies\": [{\"name\": \"posix-fs10ms\","
+		 " \"runtime_us\": -1, \"period_us\": 1000000, \"fair_server\": \"10ms/1s\"}],"
+		 " \"grid\": {\"ratios\": [0.5], \"periods_us\": [1000000], \"fair_server_us\": [0, 50000]},%s", tasks);
+	if (write_scenario(tmp, "fs", text, path, sizeof(path)) && load_quietly(tmp, path, &s)) {
+		n = run_policies(&opt, &s, out);
+		CHECK(n == 3 && !strcmp(out[0].name, "posix-fs10ms") && out[0].fair_server.set &&
+			      out[0].fair_server.runtime_us == 10000 && out[0].fair_server.period_us == 1000000,
+		      "%d policies, first %s: set %d %lld", n, out[0].name, out[0].fair_server.set,
+		      (long long)out[0].fair_server.runtime_us);
+		CHECK(n == 3 && !strcmp(out[1].name, "r0.5p1s-fs0") && out[1].fair_server.set && !out[1].fair_server.runtime_us &&
+			      !strcmp(out[2].name, "r0.5p1s-fs50ms") && out[2].fair_server.runtime_us == 50000,
+		      "cells %s %s", n > 1 ? out[1].name : "", n > 2 ? out[2].name : "");
+		release(&s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"name\": \"unit-fs\", \"summary\": \"s\", \"policies\": [%s]%s,%s", bad[i].policies,
+			 bad[i].grid, tasks);
+		if (write_scenario(tmp, "fs-bad", text, path, sizeof(path)) && stderr_capture_begin(&cap, tmp)) {
+			bool ok = scenario_parse_file(path, &s);
+
+			stderr_capture_end(&cap, err, sizeof(err));
+			CHECK(!ok && strstr(err, bad[i].said), "case %zu: %s", i, err);
+			if (ok)
+				release(&s);
+		}
+	}
+	remove_temp_dir(tmp);
+}
+
 /* The catalogue: a file given on the command line joins it; a second scenario of that name is refused. */
 TEST(scenario_add_file_and_duplicate_name)
 {
