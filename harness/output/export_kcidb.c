@@ -105,13 +105,18 @@ static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks
 	const char *verdict = export_string(c, "verdict", "not-measured");
 	bool judged = !strcmp(verdict, "pass") || !strcmp(verdict, "fail");
 	double measured = export_number(c, "measured");
+	const char *task = export_string(c, "task", "unknown");
+	size_t task_len = strlen(task);
 	char path[512], name[EXPORT_NAME_MAX];
 	json_object *t, *misc = json_object_new_object();
 
-	/* task.metric[.name][.N]: the task is one component, the rest keeps its dots. */
+	/*
+	 * task.metric[.name][.N]: the task is one component, the rest keeps its dots. A name cut
+	 * at EXPORT_NAME_MAX may hold no more than (part of) the task: then no rest.
+	 */
 	export_check_name(checks, i, name, sizeof(name));
-	metric_path(path, sizeof(path), base, export_string(c, "task", "unknown"),
-		    name + strlen(export_string(c, "task", "unknown")) + 1);
+	metric_path(path, sizeof(path), base, task,
+		    strlen(name) > task_len && name[task_len] == '.' ? name + task_len + 1 : "");
 	t = new_test(k, path, export_check_status(c));
 	if (judged && isfinite(measured))
 		add_number(t, measured, export_string(c, "unit", "count"));

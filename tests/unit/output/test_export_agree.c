@@ -181,3 +181,32 @@ TEST(export_numbers_outside_int_range_fall_back)
 	CHECK(!strcmp(name, "rtthrottle.fifo-hog-share.default.rep1"), "%s", name);
 	json_object_put(result);
 }
+
+/*
+ * A check name cut at EXPORT_NAME_MAX (a task name longer than it, as a fuzzed results file
+ * had) holds no metric after the task: KCIDB's path takes the task alone, read within the name.
+ */
+TEST(kcidb_check_whose_name_is_cut_keeps_its_task)
+{
+	struct check c = make("probe", "latency_us.max", "", CHECK_APPROX);
+	json_object *root, *res, *checks, *kcidb, *tests, *t;
+	char task[201];
+
+	memset(task, 'x', sizeof(task) - 1);
+	task[sizeof(task) - 1] = '\0';
+	c.was_measured = c.passed = true;
+	root = document(&c, 1);
+	res = json_object_array_get_idx(json_object_object_get(root, "results"), 0);
+	checks = json_object_object_get(res, "checks");
+	json_object_object_add(json_object_array_get_idx(checks, 0), "task", json_object_new_string(task));
+	kcidb = export_kcidb(root, "rtthrottle", NULL);
+	tests = json_object_object_get(kcidb, "tests");
+	t = NULL;
+	for (size_t k = 0; tests && k < json_object_array_length(tests); k++)
+		if (strstr(export_string(json_object_array_get_idx(tests, k), "path", ""), "xxxx"))
+			t = json_object_array_get_idx(tests, k);
+	CHECK(t && strstr(export_string(t, "path", ""), "xxxxxxxx") && !strstr(export_string(t, "path", ""), "latency"),
+	      "path %s", t ? export_string(t, "path", "") : "(none)");
+	json_object_put(kcidb);
+	json_object_put(root);
+}
