@@ -31,8 +31,8 @@ const char *state_file_path(void)
 
 void state_remove_stale_temps(void)
 {
-	/* The files written there with write_file_atomic: the state and the tracefs mount marker. */
-	static const char *const prefixes[] = { "state.json.tmp.", "tracefs-mounted.tmp." };
+	/* The files written there with write_file_atomic: the state and the tracefs and debugfs mount markers. */
+	static const char *const prefixes[] = { "state.json.tmp.", "tracefs-mounted.tmp.", "debugfs-mounted.tmp." };
 	DIR *dir = opendir(state_dir());
 	struct dirent *e;
 

@@ -86,7 +86,7 @@ TEST(state_lock_tells_a_held_lock_from_a_broken_one)
 TEST(state_lock_removes_stale_temps_of_killed_writers)
 {
 	static const char *const stale[] = { "state.json.tmp.123.abcdef", "tracefs-mounted.tmp.19479",
-					     "tracefs-mounted.tmp.13326.vG2o43" };
+					     "tracefs-mounted.tmp.13326.vG2o43", "debugfs-mounted.tmp.10092.KiqWnt" };
 	char *saved_env, dir[64], path[128], said[1024];
 	struct stderr_capture cap;
 	int fd = -1;
