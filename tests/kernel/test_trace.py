@@ -109,7 +109,8 @@ def test_tick_gaps_of_an_idle_cpu_are_not_held_back_interrupts():
     proc = subprocess.run([rtt.BINARY, "run", "--quiet", "--scenario", "regime", "--policy", "default",
                            "--probe-seconds", "0", "--duration", "3", "--output", out], capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
-    assert proc.returncode in (0, 1), proc.stderr
+    # The verdict is not this test's business: a noisy host may leave the share unjudged (125).
+    assert proc.returncode in (0, 1, 125), proc.stderr
     res = rtt.load(out)["results"][0]
     tick = res["trace"]["tick"]
     idle = [g for g in res["trace"]["gaps"] if g["len_us"] >= SLOT_US / 2]
