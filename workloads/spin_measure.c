@@ -61,6 +61,8 @@ static __attribute__((noinline, cold)) void record_gap(struct task_record *rec, 
 
 	if (len > st->max_gap_ns && (!st->max_gap_before_ns || prev < st->max_gap_before_ns))
 		st->max_gap_ns = len;
+	if (st->run_from_ns && prev >= st->run_from_ns)
+		st->run_gaps_ns += len;
 	g->count++;
 	g->total_ns += len;
 	if (len > g->max_ns)
@@ -144,6 +146,9 @@ void spin_begin_at(struct task_record *rec, uint64_t start_ns, uint64_t cpu_befo
 	rec->cpu_before_first_ns = cpu_before_ns && cpu_before_ns <= st->cpu_start_ns ? st->cpu_start_ns - cpu_before_ns : 0;
 	st->max_gap_ns = 0;
 	st->max_gap_before_ns = 0;
+	st->run_from_ns = 0;
+	st->run_gaps_ns = 0;
+	st->run_gaps_charged_ns = 0;
 	rec->samples.count = 0;
 	rec->samples.every_ns = sample_step_ns(rec->config.window_ns);
 	st->next_sample_ns = start_ns;
@@ -211,6 +216,13 @@ uint64_t job_slice_loops(uint64_t remaining_ns, double loops_per_ns, double frac
 	return (uint64_t)fmin(rest * fraction, JOB_SLICE_MAX_NS * loops_per_ns);
 }
 
+uint64_t gaps_charged_ns(uint64_t cpu_ns, uint64_t wall_ns, uint64_t gaps_ns)
+{
+	double charged = (double)cpu_ns - ((double)wall_ns - (double)gaps_ns);
+
+	return (uint64_t)fmin(fmax(charged, 0), (double)gaps_ns);
+}
+
 uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t cpu_ns,
 		  uint64_t *cpu_used_ns)
 {
@@ -224,6 +236,9 @@ uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_
 	 */
 	double rate = cpu_ns ? (double)rec->config.work_loops / (double)cpu_ns : 0, fraction = 0.75;
 
+	/* A gap from `from_ns` (a late wake-up) began before the CPU clock's first reading. */
+	st->run_from_ns = mono_ns();
+	st->run_gaps_ns = 0;
 	while (used < cpu_ns) {
 		uint64_t loops = job_slice_loops(cpu_ns - used, rate, fraction), before = rec->iterations;
 		/*
@@ -240,6 +255,8 @@ uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_
 			rate = (double)done / (double)used;
 		fraction = 0.9;
 	}
+	st->run_gaps_charged_ns = gaps_charged_ns(used, now > st->run_from_ns ? now - st->run_from_ns : 0, st->run_gaps_ns);
+	st->run_from_ns = 0;
 	*cpu_used_ns = used;
 	return now;
 }

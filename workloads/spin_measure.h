@@ -14,6 +14,14 @@ struct spin_state {
 	uint64_t max_gap_ns;	/* longest gap since the caller last cleared it */
 	uint64_t max_gap_before_ns;	/* only gaps beginning before it count in max_gap_ns (0: all) */
 	uint64_t next_sample_ns;	/* when spin_until next reads the CPU clock */
+	/*
+	 * spin_cpu's gaps after its first CPU clock reading, summed, and what of them the kernel
+	 * charged to the thread as CPU time (a stall unreported as steal, an interrupt): its CPU
+	 * time less the wall time outside them.
+	 */
+	uint64_t run_from_ns;	/* 0: outside spin_cpu */
+	uint64_t run_gaps_ns;
+	uint64_t run_gaps_charged_ns;
 };
 
 uint64_t mono_ns(void);
@@ -40,10 +48,16 @@ uint64_t spin_loops(struct task_record *rec, struct spin_state *st, uint64_t fro
 		    uint64_t until_ns);
 /*
  * Spins until the thread has used `cpu_ns` of CPU time (a job of fixed CPU demand, whatever
- * the loop's speed at the moment); `*cpu_used_ns` is what it used. Returns the time it ended.
+ * the loop's speed at the moment); `*cpu_used_ns` is what it used, st->run_gaps_charged_ns
+ * what of it stalls charged as CPU time. Returns the time it ended.
  */
 uint64_t spin_cpu(struct task_record *rec, struct spin_state *st, uint64_t from_ns, uint64_t cpu_ns,
 		  uint64_t *cpu_used_ns);
+/*
+ * What of `gaps_ns` of gaps in `wall_ns` the kernel charged as CPU time, of `cpu_ns` charged in
+ * all: outside the gaps the thread ran and was charged that, the rest was charged in them.
+ */
+uint64_t gaps_charged_ns(uint64_t cpu_ns, uint64_t wall_ns, uint64_t gaps_ns);
 /*
  * Loops of the next slice of a job with `remaining_ns` of CPU to go at `loops_per_ns`: that
  * `fraction` of the estimate but at most 1 ms, or the whole rest (at least one loop) once it

@@ -109,6 +109,9 @@ struct periodic_stats {
 	uint64_t preemptions;
 	uint64_t max_response_ns;
 	uint64_t work_cpu_ns;		/* CPU time spent in jobs */
+	/* Of the CPU time jobs used past their ask, what stalls inside them charged as CPU time */
+	uint64_t over_in_gaps_ns;
+	uint64_t over_unexplained_max_ns;	/* a job's longest overshoot beyond what stalls charged */
 	struct latency_stats response;
 	uint32_t cpus_seen;		/* bit mask of CPUs jobs ran on (first 32) */
 };

@@ -432,8 +432,12 @@ static void periodic_json(json_object *obj, const struct task_record *rec, const
 	json_add_double(obj, "max_response_us", p->max_response_ns / 1e3);
 	json_add_int64(obj, "work_loops", rec->config.work_loops);
 	json_add_double(obj, "job_cpu_requested_us", rec->config.work_cpu_ns / 1e3);
-	if (p->jobs)
+	if (p->jobs) {
 		json_add_double(obj, "job_cpu_us", p->work_cpu_ns / 1e3 / (double)p->jobs);
+		/* What of it stalls charged as CPU time, and the longest overshoot they do not explain. */
+		json_add_double(obj, "job_cpu_in_gaps_us", p->over_in_gaps_ns / 1e3 / (double)p->jobs);
+		json_add_double(obj, "job_cpu_over_unexplained_max_us", p->over_unexplained_max_ns / 1e3);
+	}
 	/* The loop's speed in this window, beside the calibration's: the machine's drift. */
 	if (p->work_cpu_ns)
 		json_add_double(obj, "loops_per_cpu_us", (double)rec->iterations / (p->work_cpu_ns / 1e3));

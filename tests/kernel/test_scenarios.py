@@ -274,8 +274,12 @@ def test_debate_suite_prints_the_table():
 def test_duty_cycle_jobs_get_the_cpu_time_asked():
     doc = _quick()
     # Jobs end on their CPU clock: never short of what was asked; over it by the last slice
-    # (~1 us) and by stalls the kernel charges to the job (hypervisor steal, interrupts), at most
-    # the window's steal shared over its jobs plus 1% for the stalls /proc/stat does not see.
+    # (~1 us) and by stalls the kernel charges to the job: hypervisor steal (the window's
+    # /proc/stat steal shared over its jobs) and the stalls this VM does not report as steal
+    # (seen: 25 ms charged to one job). Such a stall is a gap of the job's loop its CPU clock
+    # ran through (job_cpu_in_gaps_us: what the gaps were charged), plus 1% for the loop.
+    # Slicing that ran over would be over in most jobs, with no gap to hold it: the mean
+    # still catches it.
     for r in doc["results"]:
         if r["scenario"] != "duty-cycle" or r["verdict"] == "skip":
             continue
@@ -283,7 +287,9 @@ def test_duty_cycle_jobs_get_the_cpu_time_asked():
         asked = app["job_cpu_requested_us"]
         assert asked == r["sweep"]["value"] * 10000, (r["sweep"], app)
         steal = max(r["steal_us"], 0) / app["jobs"]
-        assert asked <= app["job_cpu_us"] <= asked * 1.01 + steal, (r["sweep"], r["steal_us"], app)
+        assert asked <= app["job_cpu_us"] <= asked * 1.01 + steal + app["job_cpu_in_gaps_us"], \
+            (r["sweep"], r["steal_us"], app)
+        assert app["job_cpu_in_gaps_us"] >= 0 and app["job_cpu_over_unexplained_max_us"] >= 0, app
 
 
 def test_probe_phase_puts_wakeups_on_the_grid():

@@ -27,6 +27,20 @@ TEST(job_slice_loops_estimate)
 		      "not monotonic at %llu ns", (unsigned long long)rem);
 }
 
+TEST(job_gaps_charged_as_cpu_time)
+{
+	/* 8 ms of CPU over 33 ms, 25 ms of it one gap: a stall charged whole (the 25 ms seen). */
+	CHECK(gaps_charged_ns(33000000, 33000000, 25000000) == 25000000, "stall charged whole");
+	/* 8 ms of CPU over 33 ms with a 25 ms gap it was not charged for: a preemption. */
+	CHECK(gaps_charged_ns(8000000, 33000000, 25000000) == 0, "preemption charged nothing");
+	/* Half of it charged (a stall inside a preemption); never more than the gaps themselves. */
+	CHECK(gaps_charged_ns(20500000, 33000000, 25000000) == 12500000, "half charged");
+	CHECK(gaps_charged_ns(40000000, 33000000, 25000000) == 25000000, "at most the gaps");
+	/* Run time charged a little short of the wall time outside the gaps: none charged in them. */
+	CHECK(gaps_charged_ns(7970000, 8000000, 20000) == 0, "below the run time");
+	CHECK(gaps_charged_ns(0, 0, 0) == 0, "nothing");
+}
+
 /*
  * A job metered as spin_cpu() meters it, on a loop whose real speed is off the calibration by
  * `speed` (0.8: 20% slower), with `clock_ns` of CPU per reading of the CPU clock and a stall
