@@ -279,15 +279,18 @@ int cmd_plan(int argc, char **argv)
 			if (!policy_fair_server_parse(optarg, &args.set_fair_server, why, sizeof(why)))
 				return bad("--set-fair-server '%s': %s", optarg, why);
 			break;
-		case OPT_FAIR_SERVER_CPUS:
-			if (strcmp(optarg, "all") && strcmp(optarg, "measured"))
+		case OPT_FAIR_SERVER_CPUS: {
+			bool measured;
+
+			if (!fair_server_cpus_choice(optarg, &measured))
 				return bad("--fair-server-cpus: unknown choice '%s' (all or measured)", optarg);
-			if (!strcmp(optarg, "measured")) {
+			if (measured) {
 				int last = cpu_last_online();
 
 				fair_server_set_cpus(&last, 1);
 			}
 			break;
+		}
 		case OPT_JSON: args.json = true; break;
 		case 'h':
 		case OPT_HELP:

@@ -395,9 +395,8 @@ int cmd_run(int argc, char **argv)
 				return err;
 			break;
 		case OPT_FAIR_SERVER_CPUS:
-			if (strcmp(optarg, "all") && strcmp(optarg, "measured"))
+			if (!fair_server_cpus_choice(optarg, &raw.fair_server_measured))
 				return bad("--fair-server-cpus: unknown choice '%s' (all or measured)", optarg);
-			raw.fair_server_measured = !strcmp(optarg, "measured");
 			break;
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;

@@ -46,16 +46,26 @@ int fair_server_cpus(int *cpus)
 	return scope_count;
 }
 
+/* The scope's CPUs as "1,3", after `open` and before `close` when it holds more than one. */
+static const char *scope_list(char *buf, size_t len, const char *open, const char *close)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s", scope_count > 1 ? open : "");
+
+	for (int i = 0; i < scope_count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", scope[i]);
+	if (scope_count > 1 && used < len)
+		snprintf(buf + used, len - used, "%s", close);
+	return buf;
+}
+
 const char *fair_server_cpus_described(void)
 {
 	static char text[16 + FAIR_SERVER_CPUS_MAX * 5];
-	size_t used;
+	char cpus[FAIR_SERVER_CPUS_MAX * 5];
 
 	if (!scope_count)
 		return "every online CPU";
-	used = (size_t)snprintf(text, sizeof(text), "CPU%s ", scope_count > 1 ? "s" : "");
-	for (int i = 0; i < scope_count && used < sizeof(text); i++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%d", i ? "," : "", scope[i]);
+	snprintf(text, sizeof(text), "CPU%s %s", scope_count > 1 ? "s" : "", scope_list(cpus, sizeof(cpus), "", ""));
 	return text;
 }
 
@@ -68,6 +78,14 @@ static bool in_scope(int cpu)
 		if (scope[i] == cpu)
 			return true;
 	return !scope_count;
+}
+
+bool fair_server_cpus_choice(const char *text, bool *measured)
+{
+	if (strcmp(text, "all") && strcmp(text, "measured"))
+		return false;
+	*measured = !strcmp(text, "measured");
+	return true;
 }
 
 bool fair_server_partial(void)
@@ -139,15 +157,10 @@ static const char *cpu_file(int cpu, bool period, char *buf, size_t len)
 const char *fair_server_path_shown(bool period)
 {
 	static char shown[2][PATH_MAX];
-	char cpus[FAIR_SERVER_CPUS_MAX * 5] = "*";
-	size_t used = 0;
+	char cpus[FAIR_SERVER_CPUS_MAX * 5 + 2];
 
-	for (int i = 0; i < scope_count && used < sizeof(cpus); i++)
-		used += (size_t)snprintf(cpus + used, sizeof(cpus) - used, "%s%d", !i && scope_count > 1 ? "{" : i ? "," : "",
-					 scope[i]);
-	if (scope_count > 1 && used < sizeof(cpus))
-		snprintf(cpus + used, sizeof(cpus) - used, "}");
-	snprintf(shown[period], sizeof(shown[period]), "%s/cpu%s/%s", root, cpus, period ? "period" : "runtime");
+	snprintf(shown[period], sizeof(shown[period]), "%s/cpu%s/%s", root,
+		 scope_count ? scope_list(cpus, sizeof(cpus), "{", "}") : "*", period ? "period" : "runtime");
 	return shown[period];
 }
 

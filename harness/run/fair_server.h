@@ -25,6 +25,8 @@ bool fair_server_set_cpus(const int *cpus, int count);
 int fair_server_cpus(int *cpus);
 /* "every online CPU", "CPU 1" or "CPUs 1,3": for messages. */
 const char *fair_server_cpus_described(void);
+/* --fair-server-cpus: "all" or "measured" (sets *measured); false for anything else. */
+bool fair_server_cpus_choice(const char *text, bool *measured);
 /* Some online CPU's server is outside them (it keeps what it has, admitted by the kernel before). */
 bool fair_server_partial(void);
 /* "<root>/cpu*\/runtime" (or period; cpu1 or cpu{1,3} when CPUs are named): how messages and plans name the files. */
