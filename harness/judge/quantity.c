@@ -412,7 +412,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),
 	QUANTITY(noise_loss_wall, "ratio", "the share of wall time the noise floor lost in gaps (charged to an RT task, it spends RT runtime)"),
-	QUANTITY(steal_us, "us", "VM steal on the measured CPU during the window"),
+	QUANTITY(steal_us, "us", "VM steal on the measured CPU during the window (steal_judged_us): /proc/stat's, in whole 10 ms steps, or the hog's time on the CPU by the trace its CPU clock did not count (trace.uncharged_us) when more"),
 	QUANTITY(tick_stretch, "ratio", "CPU time counted per tick over the tick (>= 1)"),
 	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
 	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),

@@ -8,6 +8,7 @@
 #include "ipi_late.h"
 #include "tick_late.h"
 #include "timer_late.h"
+#include "trace_uncharged.h"
 #include "trace_backend.h"
 #include "util.h"
 
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,6 +578,13 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_add_int(obj, "pid", in.task_pid);
 		json_add_bool(obj, "wakeups_traced", recorder_wakeups_traced(t->rec));
 		trace_gaps_to_json(obj, &in, gaps, n, &sum);
+		/* Every time off the CPU is a gap only for a task that never sleeps, and only if all were seen. */
+		if (shm->task[followed].config.role == ROLE_HOG && sum.task_seen && !lost && !sum.unresolved) {
+			double uncharged = trace_uncharged_us(&in, gaps, n, &shm->task[followed]);
+
+			if (uncharged != -1)
+				json_add_double(obj, "uncharged_us", round(uncharged * 10) / 10);
+		}
 	} else {
 		json_add_str(obj, "gaps_not_analysed", not_followed);
 	}

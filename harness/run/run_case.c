@@ -12,6 +12,7 @@
 #include "load.h"
 #include "metrics.h"
 #include "promise.h"
+#include "quantity.h"
 #include "report.h"
 #include "rt_timer.h"
 #include "role_metrics.h"
@@ -591,6 +592,20 @@ static double tick_stretch(const struct run_ctx *ctx, int count, int traced, jso
 	return fmax(1, busy_s * 1e6 / ctx->model.tick_us / ctx->last_timer_irqs);
 }
 
+/*
+ * The steal checks allow: /proc/stat's counts it in whole USER_HZ steps (a 4 ms stall reads 0
+ * or 10 ms); the hog's time on the CPU by the trace that its clock did not count
+ * (trace.uncharged_us) sees it to a sampling step while the hog ran, and a stall then is
+ * what lengthens the hog's gaps beyond its switches.
+ */
+static double judged_steal_us(double proc_stat_us, json_object *trace)
+{
+	bool found;
+	double uncharged = metric_at(trace, "uncharged_us", &found);
+
+	return fmax(fmax(proc_stat_us, 0), found ? uncharged : 0);
+}
+
 /* A case left unjudged only by tolerances as wide as what they catch runs again, once a run. */
 static bool retry_wanted(bool may_retry, int hollow, const char *verdict)
 {
@@ -622,6 +637,8 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
 	json_object_object_get_ex(res, "trace", &jc.trace);
+	jc.steal_us = judged_steal_us(ctx->last_steal_us, jc.trace);
+	json_add_double(res, "steal_judged_us", jc.steal_us);
 	json_add_double(res, "tick_stretch", stretch);
 	json_add_str(res, "tick_stretch_from", stretch_from);
 	n = judge_result(&jc, checks, CHECKS_MAX);
