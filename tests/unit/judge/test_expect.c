@@ -938,6 +938,46 @@ TEST(judge_fifo_hog_against_the_trace)
 	hog_case_unload();
 }
 
+/*
+ * The hypervisor stole a slot's worth while the hog ran: RT reached its runtime only after
+ * the period ended, no throttle, CFS waited a period more (seen: 10.1 ms of a 200 ms period
+ * with a 10 ms slot, CFS 1 us in it, its longest wait 484 ms against 380 ms). That is what a
+ * missed throttle looks like: the longest wait is unjudged then, and judged when less was stolen.
+ */
+TEST(judge_a_slot_the_hypervisor_took_leaves_the_longest_cfs_wait_unjudged)
+{
+	static const char victim_lost_a_slot[] =
+		"{\"window_s\": 10, \"cpu_share\": 0.045, \"cpu_share_periods\": 0.045, \"periods_span_s\": 9,"
+		" \"starvation_max_us\": 2900000, \"starvation_events\": 9, \"starvation_median_us\": 950000,"
+		" \"cfs_period_min_us\": 50000, \"fs_period_min_us\": 50000, \"fs_grid_step_us\": 500, \"cfs_grid_step_us\": 100,"
+		" \"cfs_placement_us\": 500, \"fs_placement_us\": 500, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	/* 20 ms stolen of a 50 ms slot: no slot lost, a wait of three RT runs fails. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 50000, \"uncharged_us\": 20000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, victim_lost_a_slot);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->was_measured && !c->passed, "20 ms stolen: the 2.9 s wait fails");
+	/* 50.5 ms stolen while the hog ran (/proc/stat read 0): a slot may be lost, unjudged. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 50000, \"uncharged_us\": 50500}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, victim_lost_a_slot);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->hollow && !c->was_measured && strstr(c->rule, "slots_stolen"),
+	      "a slot stolen: unjudged naming it: %s", c ? c->rule : "none");
+	/* Untraced: the window's /proc/stat steal stands in. */
+	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
+	n = hog_case_judge(6, 1, 0, "default", 60000, textbook_hog, victim_lost_a_slot);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->hollow, "untraced, 60 ms of steal: unjudged");
+	hc.trace_json = NULL;
+	hog_case_unload();
+}
+
 /* The regime a scenario meets on 6.12 PREEMPT_RT (ktimers, a fair server, no RT throttling). */
 static enum regime scenario_regime_612rt(const char *file, const char *policy)
 {
