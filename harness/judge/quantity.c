@@ -160,16 +160,24 @@ Q(limited) { *v = LIM->limited; return true; }
  * its clock (paravirt accounting), so RT reaches its runtime that much later; stolen a slot
  * or more in one period, not before the period ends: no throttle, CFS waits a period more,
  * as on a kernel that missed one. By the trace, the hog's own uncharged time (to a sampling
- * step) when traced, else the window's /proc/stat steal.
+ * step) when traced, none when no span of a period held a slot of it; else the window's
+ * /proc/stat steal.
  */
 Q(slots_stolen)
 {
-	bool traced;
+	bool traced, spanned, most_found;
 	double steal = metric_at(JC->trace, "uncharged_us", &traced);
+	double span = metric_at(JC->trace, "uncharged_span_us", &spanned);
+	double most = metric_at(JC->trace, "uncharged_max_us", &most_found);
 
+	*v = 0;
+	if (!LIM->limited || LIM->gap_us <= 0)
+		return true;
 	if (!traced)
 		steal = JC->steal_us;
-	*v = LIM->limited && LIM->gap_us > 0 ? floor(fmax(steal, 0) / LIM->gap_us) : 0;
+	else if (spanned && most_found && fabs(span - LIM->interval_us) < 1 && most < LIM->gap_us)
+		return true;
+	*v = floor(fmax(steal, 0) / LIM->gap_us);
 	return true;
 }
 
@@ -409,7 +417,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(fs_band, "ratio", "where the fair server interleaves with classic throttling: the smaller of the two limits' CFS shares; RT's share lies between rt_share - fs_band and rt_share"),
 	QUANTITY(limit_interval_us, "us", "the interval of the limit's slots (the policy's period, or the fair server's)"),
 	QUANTITY(rt_run_us, "us", "how long RT runs between two slots: limit_interval_us - slot_us"),
-	QUANTITY(slots_stolen, "count", "slots the hypervisor's steal while RT ran could have taken whole from CFS (no throttle in that period, as if the kernel missed one): floor(steal / slot_us), the steal the hog's trace.uncharged_us when traced, else steal_us"),
+	QUANTITY(slots_stolen, "count", "slots the hypervisor's steal while RT ran could have taken whole from CFS (no throttle in that period, as if the kernel missed one): floor(steal / slot_us), the steal the hog's trace.uncharged_us when traced (0 when no span of a period held a slot of it: trace.uncharged_max_us), else steal_us"),
 	QUANTITY(slots_in_window, "count", "slots that close in the window: whole intervals in it (one more or less by the timer's phase)"),
 	QUANTITY(limited, "flag", "1 when a limit acts on a FIFO hog"),
 	QUANTITY(rt_share_alone, "ratio", "a lone hog's share: runtime/period under classic throttling (idle gaps), else 1"),

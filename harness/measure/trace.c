@@ -582,8 +582,15 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		if (shm->task[followed].config.role == ROLE_HOG && sum.task_seen && !lost && !sum.unresolved) {
 			double uncharged = trace_uncharged_us(&in, gaps, n, &shm->task[followed]);
 
-			if (uncharged != -1)
+			if (uncharged != -1) {
+				double most = trace_uncharged_max_us(&in, gaps, n, &shm->task[followed], period_ns);
+
 				json_add_double(obj, "uncharged_us", round(uncharged * 10) / 10);
+				if (most != -1) {
+					json_add_double(obj, "uncharged_max_us", round(most * 10) / 10);
+					json_add_double(obj, "uncharged_span_us", period_ns / 1e3);
+				}
+			}
 		}
 	} else {
 		json_add_str(obj, "gaps_not_analysed", not_followed);

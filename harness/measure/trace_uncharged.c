@@ -3,25 +3,127 @@
 #include "trace_uncharged.h"
 #include "cpu_timeline.h"
 
-double trace_uncharged_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
-			  const struct task_record *rec)
-{
-	static struct cpu_timeline tl;	/* large: the merged samples */
-	uint64_t span, off = 0;
+#include <stdlib.h>
 
+static struct cpu_timeline tl;	/* large: the merged samples */
+
+/* The span both views cover, from the window start; 0 when they do not fit together. */
+static uint64_t common_span(const struct trace_input *in, const struct task_record *rec)
+{
 	if (in->end_ns <= in->start_ns || rec->first_ns != in->start_ns || !cpu_timeline_build(rec, &tl))
-		return -1;
-	span = in->end_ns - in->start_ns < tl.end_ns ? in->end_ns - in->start_ns : tl.end_ns;
+		return 0;
+	return in->end_ns - in->start_ns < tl.end_ns ? in->end_ns - in->start_ns : tl.end_ns;
+}
+
+/* Switched-out time in [0, t) from the window start; gaps are in time order. */
+static uint64_t off_until(const struct trace_input *in, const struct trace_gap *gaps, size_t count, uint64_t t)
+{
+	uint64_t off = 0;
+
 	for (size_t i = 0; i < count; i++) {
 		uint64_t from = gaps[i].start_ns > in->start_ns ? gaps[i].start_ns - in->start_ns : 0;
 		uint64_t to = gaps[i].end_ns > in->start_ns ? gaps[i].end_ns - in->start_ns : 0;
 
-		if (to > span)
-			to = span;
-		if (to > from)
-			off += to - from;
+		if (from >= t)
+			break;
+		off += (to < t ? to : t) - from;
 	}
+	return off;
+}
+
+double trace_uncharged_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
+			  const struct task_record *rec)
+{
+	uint64_t span = common_span(in, rec), off;
+
+	if (!span)
+		return -1;
+	off = off_until(in, gaps, count, span);
 	if (off > span)
 		return -1;
 	return ((double)(span - off) - cpu_timeline_between(&tl, 0, span)) / 1e3;
+}
+
+static int earlier(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+double trace_uncharged_max_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
+			      const struct task_record *rec, uint64_t within_ns)
+{
+	uint64_t span = common_span(in, rec), *t;
+	double *u, best = 0;
+	size_t n = 0, *window, head = 0, tail = 0, g = 0;
+	uint64_t off = 0, off_at = 0;
+
+	if (!span || !within_ns)
+		return -1;
+	/*
+	 * U(t) = wall - switched out - CPU bends only at the timeline's points and the gaps' edges:
+	 * a span's rise U(s + w) - U(s) is largest where s or s + w is such a bend, so each bend b
+	 * brings b - w and b + w too.
+	 */
+	size_t cap = 3 * ((size_t)tl.count + 2 * count + 1);
+
+	t = malloc(cap * sizeof(*t));
+	u = malloc(cap * sizeof(*u));
+	window = malloc(cap * sizeof(*window));
+	if (!t || !u || !window) {
+		free(t);
+		free(u);
+		free(window);
+		return -1;
+	}
+	for (int i = 0; i < tl.count; i++)
+		if (tl.t_ns[i] <= span)
+			t[n++] = tl.t_ns[i];
+	for (size_t i = 0; i < count; i++) {
+		uint64_t from = gaps[i].start_ns > in->start_ns ? gaps[i].start_ns - in->start_ns : 0;
+		uint64_t to = gaps[i].end_ns > in->start_ns ? gaps[i].end_ns - in->start_ns : 0;
+
+		if (from <= span)
+			t[n++] = from;
+		if (to <= span)
+			t[n++] = to;
+	}
+	t[n++] = span;
+	for (size_t i = 0, bends = n; i < bends; i++) {
+		if (t[i] >= within_ns)
+			t[n++] = t[i] - within_ns;
+		if (t[i] + within_ns <= span)
+			t[n++] = t[i] + within_ns;
+	}
+	qsort(t, n, sizeof(*t), earlier);
+	for (size_t j = 0; j < n; j++) {
+		/* The switched-out time up to t[j], the gaps walked once as t grows. */
+		for (; g < count; g++) {
+			uint64_t from = gaps[g].start_ns > in->start_ns ? gaps[g].start_ns - in->start_ns : 0;
+			uint64_t to = gaps[g].end_ns > in->start_ns ? gaps[g].end_ns - in->start_ns : 0;
+
+			if (to > t[j]) {
+				off_at = from < t[j] ? t[j] - from : 0;
+				break;
+			}
+			off += to - from;
+			off_at = 0;
+		}
+		if (g >= count)
+			off_at = 0;
+		u[j] = (double)t[j] - (double)(off + off_at) - cpu_timeline_between(&tl, 0, t[j]);
+		/* The lowest U within one span back: a deque of rising values. */
+		while (tail > head && u[window[tail - 1]] >= u[j])
+			tail--;
+		window[tail++] = j;
+		while (t[window[head]] + within_ns < t[j])
+			head++;
+		if (u[j] - u[window[head]] > best)
+			best = u[j] - u[window[head]];
+	}
+	free(t);
+	free(u);
+	free(window);
+	return best / 1e3;
 }

@@ -22,5 +22,11 @@
  */
 double trace_uncharged_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
 			  const struct task_record *rec);
+/*
+ * The most of it in any span of `within_ns` (a period of the limit: a slot is stolen whole
+ * only when that much of it falls in one period). -1 when unusable.
+ */
+double trace_uncharged_max_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
+			      const struct task_record *rec, uint64_t within_ns);
 
 #endif

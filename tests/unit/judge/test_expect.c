@@ -969,6 +969,13 @@ TEST(judge_a_slot_the_hypervisor_took_leaves_the_longest_cfs_wait_unjudged)
 	c = find_check(hc.checks, n, "victim", "starvation_max_us");
 	CHECK(c && c->hollow && !c->was_measured && strstr(c->rule, "slots_stolen"),
 	      "a slot stolen: unjudged naming it: %s", c ? c->rule : "none");
+	/* As much stolen, but no 1 s period held 50 ms of it: no slot could be lost, judged. */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 50000, \"uncharged_us\": 50500,"
+			" \"uncharged_max_us\": 30000, \"uncharged_span_us\": 1000000}";
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, victim_lost_a_slot);
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->was_measured && !c->passed, "50.5 ms stolen, at most 30 ms in a period: judged, fails");
 	/* Untraced: the window's /proc/stat steal stands in. */
 	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
 	n = hog_case_judge(6, 1, 0, "default", 60000, textbook_hog, victim_lost_a_slot);

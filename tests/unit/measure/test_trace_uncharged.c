@@ -55,6 +55,8 @@ TEST(trace_uncharged_is_the_steal_no_switch_shows)
 	hog_record(rec, start, -1);
 	v = trace_uncharged_us(&in, &throttle, 1, rec);
 	CHECK(fabs(v) < 500, "no steal: %.1f us", v);
+	v = trace_uncharged_max_us(&in, &throttle, 1, rec, 100 * MS);
+	CHECK(v >= 0 && v < 500, "no steal in any 100 ms: %.1f us", v);
 	/* 4 ms stolen at 400 ms, no switch: the trace has it on the CPU, its clock does not. */
 	free(rec);
 	rec = calloc(1, sizeof(*rec));
@@ -63,15 +65,23 @@ TEST(trace_uncharged_is_the_steal_no_switch_shows)
 	hog_record(rec, start, 400);
 	v = trace_uncharged_us(&in, &throttle, 1, rec);
 	CHECK(fabs(v - 4000) < 500, "4 ms stolen: %.1f us", v);
+	/* All of it in one 100 ms span; 1 ms of it in any 1 ms. */
+	v = trace_uncharged_max_us(&in, &throttle, 1, rec, 100 * MS);
+	CHECK(fabs(v - 4000) < 500, "4 ms stolen within 100 ms: %.1f us", v);
+	v = trace_uncharged_max_us(&in, &throttle, 1, rec, MS);
+	CHECK(fabs(v - 1000) < 500, "1 ms of it within 1 ms: %.1f us", v);
 	/* The same time switched out (a gap the trace saw) is no steal. */
 	{
 		struct trace_gap both[2] = { { .start_ns = start + 400 * MS, .end_ns = start + 404 * MS }, throttle };
 
 		v = trace_uncharged_us(&in, both, 2, rec);
 		CHECK(fabs(v) < 500, "switched out, not stolen: %.1f us", v);
+		v = trace_uncharged_max_us(&in, both, 2, rec, 100 * MS);
+		CHECK(v >= 0 && v < 500, "switched out, not stolen, in any 100 ms: %.1f us", v);
 	}
 	/* A record of another window, or none: unknown. */
 	in.start_ns += MS;
 	CHECK(trace_uncharged_us(&in, &throttle, 1, rec) == -1, "another window");
+	CHECK(trace_uncharged_max_us(&in, &throttle, 1, rec, MS) == -1, "another window, in a span");
 	free(rec);
 }
