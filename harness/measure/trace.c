@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,19 +578,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_add_bool(obj, "wakeups_traced", recorder_wakeups_traced(t->rec));
 		trace_gaps_to_json(obj, &in, gaps, n, &sum);
 		/* Every time off the CPU is a gap only for a task that never sleeps, and only if all were seen. */
-		if (shm->task[followed].config.role == ROLE_HOG && sum.task_seen && !lost && !sum.unresolved) {
-			double uncharged = trace_uncharged_us(&in, gaps, n, &shm->task[followed]);
-
-			if (uncharged != -1) {
-				double most = trace_uncharged_max_us(&in, gaps, n, &shm->task[followed], period_ns);
-
-				json_add_double(obj, "uncharged_us", round(uncharged * 10) / 10);
-				if (most != -1) {
-					json_add_double(obj, "uncharged_max_us", round(most * 10) / 10);
-					json_add_double(obj, "uncharged_span_us", period_ns / 1e3);
-				}
-			}
-		}
+		if (shm->task[followed].config.role == ROLE_HOG && sum.task_seen && !lost && !sum.unresolved)
+			trace_uncharged_to_json(obj, &in, gaps, n, &shm->task[followed], period_ns);
 	} else {
 		json_add_str(obj, "gaps_not_analysed", not_followed);
 	}

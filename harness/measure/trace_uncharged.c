@@ -2,7 +2,9 @@
 /* A hog's time on the CPU by the trace less its CPU clock: the kernel's uncharged stalls. */
 #include "trace_uncharged.h"
 #include "cpu_timeline.h"
+#include "json_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static struct cpu_timeline tl;	/* large: the merged samples */
@@ -126,4 +128,19 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 	free(u);
 	free(window);
 	return best / 1e3;
+}
+
+void trace_uncharged_to_json(json_object *obj, const struct trace_input *in, const struct trace_gap *gaps,
+			     size_t count, const struct task_record *rec, uint64_t span_ns)
+{
+	double uncharged = trace_uncharged_us(in, gaps, count, rec), most;
+
+	if (uncharged == -1)
+		return;
+	json_add_double(obj, "uncharged_us", round(uncharged * 10) / 10);
+	most = trace_uncharged_max_us(in, gaps, count, rec, span_ns);
+	if (most == -1)
+		return;
+	json_add_double(obj, "uncharged_max_us", round(most * 10) / 10);
+	json_add_double(obj, "uncharged_span_us", span_ns / 1e3);
 }

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <json-c/json.h>
+
 #include "task_shm.h"
 #include "trace_gaps.h"
 
@@ -28,5 +30,8 @@ double trace_uncharged_us(const struct trace_input *in, const struct trace_gap *
  */
 double trace_uncharged_max_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
 			      const struct task_record *rec, uint64_t within_ns);
+/* uncharged_us, and uncharged_max_us over uncharged_span_us (span_ns), where they can be told. */
+void trace_uncharged_to_json(json_object *obj, const struct trace_input *in, const struct trace_gap *gaps,
+			     size_t count, const struct task_record *rec, uint64_t span_ns);
 
 #endif
