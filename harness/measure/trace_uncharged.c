@@ -7,14 +7,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-static struct cpu_timeline tl;	/* large: the merged samples */
-
-/* The span both views cover, from the window start; 0 when they do not fit together. */
-static uint64_t common_span(const struct trace_input *in, const struct task_record *rec)
+/*
+ * The task's CPU timeline (malloc'ed: large, and no static the tasks forked from here would
+ * lock with their memory) and the span both views cover from the window start; 0 when they
+ * do not fit together or there is no memory.
+ */
+static uint64_t common_span(const struct trace_input *in, const struct task_record *rec, struct cpu_timeline **tl)
 {
-	if (in->end_ns <= in->start_ns || rec->first_ns != in->start_ns || !cpu_timeline_build(rec, &tl))
+	*tl = malloc(sizeof(**tl));
+	if (!*tl || in->end_ns <= in->start_ns || rec->first_ns != in->start_ns || !cpu_timeline_build(rec, *tl))
 		return 0;
-	return in->end_ns - in->start_ns < tl.end_ns ? in->end_ns - in->start_ns : tl.end_ns;
+	return in->end_ns - in->start_ns < (*tl)->end_ns ? in->end_ns - in->start_ns : (*tl)->end_ns;
 }
 
 /* Switched-out time in [0, t) from the window start; gaps are in time order. */
@@ -36,14 +39,12 @@ static uint64_t off_until(const struct trace_input *in, const struct trace_gap *
 double trace_uncharged_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
 			  const struct task_record *rec)
 {
-	uint64_t span = common_span(in, rec), off;
+	struct cpu_timeline *tl;
+	uint64_t span = common_span(in, rec, &tl), off = off_until(in, gaps, count, span);
+	double uncharged = span && off <= span ? ((double)(span - off) - cpu_timeline_between(tl, 0, span)) / 1e3 : -1;
 
-	if (!span)
-		return -1;
-	off = off_until(in, gaps, count, span);
-	if (off > span)
-		return -1;
-	return ((double)(span - off) - cpu_timeline_between(&tl, 0, span)) / 1e3;
+	free(tl);
+	return uncharged;
 }
 
 static int earlier(const void *a, const void *b)
@@ -56,32 +57,36 @@ static int earlier(const void *a, const void *b)
 double trace_uncharged_max_us(const struct trace_input *in, const struct trace_gap *gaps, size_t count,
 			      const struct task_record *rec, uint64_t within_ns)
 {
-	uint64_t span = common_span(in, rec), *t;
+	struct cpu_timeline *tl;
+	uint64_t span = common_span(in, rec, &tl), *t;
 	double *u, best = 0;
 	size_t n = 0, *window, head = 0, tail = 0, g = 0;
 	uint64_t off = 0, off_at = 0;
 
-	if (!span || !within_ns)
+	if (!span || !within_ns) {
+		free(tl);
 		return -1;
+	}
 	/*
 	 * U(t) = wall - switched out - CPU bends only at the timeline's points and the gaps' edges:
 	 * a span's rise U(s + w) - U(s) is largest where s or s + w is such a bend, so each bend b
 	 * brings b - w and b + w too.
 	 */
-	size_t cap = 3 * ((size_t)tl.count + 2 * count + 1);
+	size_t cap = 3 * ((size_t)tl->count + 2 * count + 1);
 
 	t = malloc(cap * sizeof(*t));
 	u = malloc(cap * sizeof(*u));
 	window = malloc(cap * sizeof(*window));
 	if (!t || !u || !window) {
+		free(tl);
 		free(t);
 		free(u);
 		free(window);
 		return -1;
 	}
-	for (int i = 0; i < tl.count; i++)
-		if (tl.t_ns[i] <= span)
-			t[n++] = tl.t_ns[i];
+	for (int i = 0; i < tl->count; i++)
+		if (tl->t_ns[i] <= span)
+			t[n++] = tl->t_ns[i];
 	for (size_t i = 0; i < count; i++) {
 		uint64_t from = gaps[i].start_ns > in->start_ns ? gaps[i].start_ns - in->start_ns : 0;
 		uint64_t to = gaps[i].end_ns > in->start_ns ? gaps[i].end_ns - in->start_ns : 0;
@@ -114,7 +119,7 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 		}
 		if (g >= count)
 			off_at = 0;
-		u[j] = (double)t[j] - (double)(off + off_at) - cpu_timeline_between(&tl, 0, t[j]);
+		u[j] = (double)t[j] - (double)(off + off_at) - cpu_timeline_between(tl, 0, t[j]);
 		/* The lowest U within one span back: a deque of rising values. */
 		while (tail > head && u[window[tail - 1]] >= u[j])
 			tail--;
@@ -124,6 +129,7 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 		if (u[j] - u[window[head]] > best)
 			best = u[j] - u[window[head]];
 	}
+	free(tl);
 	free(t);
 	free(u);
 	free(window);
