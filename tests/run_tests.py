@@ -11,6 +11,7 @@ Usage: tests/run_tests.py [--unit-only|--kernel-only] [NAME-SUBSTRING]
 """
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -110,6 +111,8 @@ def keep_off_measured_cpus():
 
 
 def main(argv):
+    # Stopped with SIGTERM, the tests' finally blocks still run (spinners killed, knobs checked).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     keep_off_measured_cpus()
     unit_only = "--unit-only" in argv
     kernel_only = "--kernel-only" in argv

@@ -51,6 +51,13 @@ def processes():
         yield int(pid), stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
 
 
+def cfs_spinner(cpu=1, seconds=120):
+    """A CFS task spinning on `cpu` that ends by itself after `seconds`: a test stopped before its
+    cleanup (a signal, a CI timeout) leaves no load behind on the measured CPU for the next run."""
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    return subprocess.Popen(["taskset", "-c", str(cpu), "/usr/bin/python3", "-c", code], stdin=subprocess.DEVNULL)
+
+
 def rt_tasks_of(comm_prefix="rtthrottle"):
     """Threads with an RT or deadline policy whose command starts with comm_prefix."""
     found = []

@@ -312,12 +312,10 @@ def test_others_us_counts_only_what_other_tasks_took_inside_the_window():
     """A CFS spinner of the test's own on the measured CPU: beside the throttled hog it gets the
     period's rest, 5% of the window, and others_us says so; outside the window (set-up, the
     settle after it) it has the whole CPU, which others_us must not count."""
-    import subprocess
     import time
     rtt.require_root()
     out = os.path.join(tempfile.mkdtemp(prefix="rtt-others-"), "r.json")
-    spinner = subprocess.Popen(["taskset", "-c", "1", "/usr/bin/python3", "-c", "while True: pass"],
-                               stdin=subprocess.DEVNULL)
+    spinner = rtt.cfs_spinner()
     try:
         time.sleep(0.2)
         proc = rtt.run(["run", "--quiet", "--scenario", "regime", "--policy", "default", "--probe-seconds", "0",
@@ -354,7 +352,6 @@ def test_others_us_does_not_count_a_late_job_past_the_window_end():
     of the test's own beside them shares the period's rest with the victim and others_us still
     sees its part (the tasks' whole time would hide it: others_us was 0 in such windows)."""
     import json
-    import subprocess
     import time
     rtt.require_root()
     tmp = tempfile.mkdtemp(prefix="rtt-others-late-")
@@ -367,8 +364,7 @@ def test_others_us_does_not_count_a_late_job_past_the_window_end():
     with open(path, "w") as f:
         json.dump(scenario, f)
     out = os.path.join(tmp, "r.json")
-    spinner = subprocess.Popen(["taskset", "-c", "1", "/usr/bin/python3", "-c", "while True: pass"],
-                               stdin=subprocess.DEVNULL)
+    spinner = rtt.cfs_spinner()
     try:
         time.sleep(0.2)
         proc = rtt.run(["run", "--quiet", "--scenario-file", path, "--scenario", "duty-cycle-late", "--policy",
