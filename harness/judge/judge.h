@@ -19,6 +19,12 @@ struct judge_context {
 	const struct noise_floor *noise;
 	double window_s;
 	double steal_us;
+	/*
+	 * The most steal /proc/stat allows in the window: its reading plus one USER_HZ step (its
+	 * counter's resolution); 0 unknown. Caps the trace's uncharged time, which also holds the
+	 * scheduler's few microseconds of each switch not charged to either side.
+	 */
+	double steal_most_us;
 	double tick_stretch;	/* >= 1: CPU time per tick counted, over the tick (run_case.c) */
 	double others_us;	/* CPU time other tasks took on the measured CPU in the window, -1 unknown */
 	double sweep_value;	/* the sweep parameter's value in this result */

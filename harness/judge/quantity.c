@@ -175,7 +175,9 @@ Q(slots_stolen)
 		return true;
 	if (!traced)
 		steal = JC->steal_us;
-	else if (spanned && most_found && fabs(span - LIM->interval_us) < 1 && most < LIM->gap_us)
+	else if (JC->steal_most_us > 0)
+		steal = fmin(steal, JC->steal_most_us);	/* it also holds each switch's uncharged microseconds */
+	if (traced && spanned && most_found && fabs(span - LIM->interval_us) < 1 && most < LIM->gap_us)
 		return true;
 	*v = floor(fmax(steal, 0) / LIM->gap_us);
 	return true;
@@ -438,7 +440,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),
 	QUANTITY(noise_loss_wall, "ratio", "the share of wall time the noise floor lost in gaps (charged to an RT task, it spends RT runtime)"),
-	QUANTITY(steal_us, "us", "VM steal on the measured CPU during the window (steal_judged_us): /proc/stat's, in whole 10 ms steps, or the hog's time on the CPU by the trace its CPU clock did not count (trace.uncharged_us) when more"),
+	QUANTITY(steal_us, "us", "VM steal on the measured CPU during the window (steal_judged_us): /proc/stat's, in whole 10 ms steps, or the hog's time on the CPU by the trace its CPU clock did not count (trace.uncharged_us, up to /proc/stat's reading plus a step) when more"),
 	QUANTITY(tick_stretch, "ratio", "CPU time counted per tick over the tick (>= 1)"),
 	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
 	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),

@@ -403,6 +403,7 @@ static const struct noise_floor *hc_noise;
 /* CPU time other tasks took on the measured CPU in its window (-1: unknown). */
 static double hc_others_us;
 static double hc_window_s;	/* the window judged; 10 s unless a test sets it */
+static double hc_steal_most_us;	/* the most steal /proc/stat allows; 0 unknown */
 
 static bool hog_case_load(void)
 {
@@ -454,6 +455,7 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 	hc.jc.noise = &hc.noise;
 	hc.jc.window_s = hc_window_s > 0 ? hc_window_s : 10;
 	hc.jc.steal_us = steal_us;
+	hc.jc.steal_most_us = hc_steal_most_us;
 	hc.jc.others_us = hc_others_us;
 	hc.jc.metrics[hc.hog] = parse(hog_json);
 	hc.jc.metrics[hc.victim] = parse(victim_json);
@@ -976,6 +978,17 @@ TEST(judge_a_slot_the_hypervisor_took_leaves_the_longest_cfs_wait_unjudged)
 	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, victim_lost_a_slot);
 	c = find_check(hc.checks, n, "victim", "starvation_max_us");
 	CHECK(c && c->was_measured && !c->passed, "50.5 ms stolen, at most 30 ms in a period: judged, fails");
+	/*
+	 * 50.5 ms uncharged in one period, but /proc/stat read 10 ms (20 ms at most): the rest was
+	 * each switch's uncharged microseconds, not steal. Judged, fails.
+	 */
+	hc.trace_json = "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0,"
+			" \"throttle_events\": 10, \"gap_max_us\": 50000, \"uncharged_us\": 50500}";
+	hc_steal_most_us = 20000;
+	n = hog_case_judge(6, 1, 0, "default", 10000, textbook_hog, victim_lost_a_slot);
+	hc_steal_most_us = 0;
+	c = find_check(hc.checks, n, "victim", "starvation_max_us");
+	CHECK(c && c->was_measured && !c->passed, "uncharged past what /proc/stat allows: judged, fails");
 	/* Untraced: the window's /proc/stat steal stands in. */
 	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
 	n = hog_case_judge(6, 1, 0, "default", 60000, textbook_hog, victim_lost_a_slot);
