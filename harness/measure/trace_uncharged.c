@@ -20,14 +20,22 @@ static uint64_t common_span(const struct trace_input *in, const struct task_reco
 	return in->end_ns - in->start_ns < (*tl)->end_ns ? in->end_ns - in->start_ns : (*tl)->end_ns;
 }
 
+/* A gap's start and end from the window start, one before it clipped to it. */
+static void gap_bounds(const struct trace_input *in, const struct trace_gap *gap, uint64_t *from, uint64_t *to)
+{
+	*from = gap->start_ns > in->start_ns ? gap->start_ns - in->start_ns : 0;
+	*to = gap->end_ns > in->start_ns ? gap->end_ns - in->start_ns : 0;
+}
+
 /* Switched-out time in [0, t) from the window start; gaps are in time order. */
 static uint64_t off_until(const struct trace_input *in, const struct trace_gap *gaps, size_t count, uint64_t t)
 {
 	uint64_t off = 0;
 
 	for (size_t i = 0; i < count; i++) {
-		uint64_t from = gaps[i].start_ns > in->start_ns ? gaps[i].start_ns - in->start_ns : 0;
-		uint64_t to = gaps[i].end_ns > in->start_ns ? gaps[i].end_ns - in->start_ns : 0;
+		uint64_t from, to;
+
+		gap_bounds(in, &gaps[i], &from, &to);
 
 		if (from >= t)
 			break;
@@ -88,8 +96,9 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 		if (tl->t_ns[i] <= span)
 			t[n++] = tl->t_ns[i];
 	for (size_t i = 0; i < count; i++) {
-		uint64_t from = gaps[i].start_ns > in->start_ns ? gaps[i].start_ns - in->start_ns : 0;
-		uint64_t to = gaps[i].end_ns > in->start_ns ? gaps[i].end_ns - in->start_ns : 0;
+		uint64_t from, to;
+
+		gap_bounds(in, &gaps[i], &from, &to);
 
 		if (from <= span)
 			t[n++] = from;
@@ -107,8 +116,9 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 	for (size_t j = 0; j < n; j++) {
 		/* The switched-out time up to t[j], the gaps walked once as t grows. */
 		for (; g < count; g++) {
-			uint64_t from = gaps[g].start_ns > in->start_ns ? gaps[g].start_ns - in->start_ns : 0;
-			uint64_t to = gaps[g].end_ns > in->start_ns ? gaps[g].end_ns - in->start_ns : 0;
+			uint64_t from, to;
+
+			gap_bounds(in, &gaps[g], &from, &to);
 
 			if (to > t[j]) {
 				off_at = from < t[j] ? t[j] - from : 0;
@@ -117,8 +127,6 @@ double trace_uncharged_max_us(const struct trace_input *in, const struct trace_g
 			off += to - from;
 			off_at = 0;
 		}
-		if (g >= count)
-			off_at = 0;
 		u[j] = (double)t[j] - (double)(off + off_at) - cpu_timeline_between(tl, 0, t[j]);
 		/* The lowest U within one span back: a deque of rising values. */
 		while (tail > head && u[window[tail - 1]] >= u[j])
