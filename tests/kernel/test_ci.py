@@ -2,6 +2,7 @@
 """The CI examples of ci/: the LAVA test definition and its script (a real short run, each check
 reported through a stand-in lava-test-case with its measurement and unit), and the GitLab and
 GitHub Actions files (they parse and use the options and paths the binary has)."""
+import json
 import os
 import re
 import shutil
@@ -185,3 +186,37 @@ def test_git_holds_no_build_output_and_no_file_twice():
                    "ci/lava/output"):
         ignored = subprocess.run(["git", "check-ignore", "-q", folder + "/x"], cwd=rtt.ROOT)
         assert ignored.returncode == 0, f"{folder}/ is not ignored"
+
+
+def _run_status(status, doc):
+    """ci/run-status.py's exit status and last line for rtthrottle run's status and a results doc."""
+    tmp = tempfile.mkdtemp(prefix="rtt-run-status-")
+    path = os.path.join(tmp, "r.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(CI, "run-status.py"), str(status), path],
+                          capture_output=True, text=True, timeout=30)
+    shutil.rmtree(tmp)
+    return proc.returncode, proc.stdout.strip().splitlines()[-1]
+
+
+def test_make_run_exits_0_when_nothing_failed_and_knobs_are_back():
+    def doc(*verdicts, restored=True, complete=True):
+        return {"run": {"complete": complete}, "knobs_restored": restored,
+                "kernel_results": [{"verdict": "pass"}], "results": [{"verdict": v} for v in verdicts]}
+
+    status, line = _run_status(125, doc("pass", "unjudged", "unjudged"))
+    assert status == 0, line
+    assert line.startswith("make run: 4 results: 2 passed, 0 failed, 2 unjudged"), line
+    assert "knobs restored" in line, line
+    assert _run_status(0, doc("pass"))[0] == 0
+    # A failure, an error, knobs left changed or a run cut short keep rtthrottle run's status.
+    assert _run_status(1, doc("fail", "unjudged"))[0] == 1
+    assert _run_status(125, doc("error", "pass"))[0] == 125
+    status, line = _run_status(125, doc("unjudged", restored=False))
+    assert status == 125 and "knobs NOT restored" in line, line
+    assert _run_status(125, doc("unjudged", complete=False))[0] == 125
+    # No results file: rtthrottle run's status stands (2 if it said 0).
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(CI, "run-status.py"), "3", "/nonexistent.json"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 3 and "no results to count" in proc.stdout, proc.stdout

@@ -14,9 +14,19 @@ _doc = {}
 MEANINGFUL_SHARE_TOL = 0.05
 
 
+def _failed(doc):
+    """A result or check of the run failed or erred: that run is kept and judged, never measured
+    again (a failure beside an unjudged result is the finding, not noise)."""
+    return any(res.get("verdict") in ("fail", "error") or
+               any(c.get("verdict") == "fail" for c in res.get("checks", []))
+               for res in doc.get("results", []))
+
+
 def _noisy(doc):
     """The run's share tolerances too wide to tell 0.95 from 1.0, or a check left unjudged
-    (its tolerance as wide as what it exists to catch): the machine was busy."""
+    (its tolerance as wide as what it exists to catch), and nothing failed: the machine was busy."""
+    if _failed(doc):
+        return False
     for res in doc.get("results", []):
         if res.get("verdict") == "unjudged":
             return True
@@ -31,8 +41,9 @@ ATTEMPTS = 3
 
 def _run_once():
     """One run for all three policies (3 s windows); the tests below read its results. A run
-    whose measured noise made its share tolerances meaningless is taken again, up to ATTEMPTS
-    runs in all; the last is judged (the busy machine's own verdicts: unjudged, never passed)."""
+    whose measured noise made its share tolerances meaningless, and in which nothing failed, is
+    taken again, up to ATTEMPTS runs in all; the last is judged (the busy machine's own verdicts:
+    unjudged, never passed). A run with a failure is judged as it is."""
     if "doc" not in _doc:
         rtt.require_root()
         for attempt in range(ATTEMPTS):

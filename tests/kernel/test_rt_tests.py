@@ -25,13 +25,15 @@ def _processes(names=PROGRAMS):
 PRIVATE_BASES = ("/run/rtthrottle", os.environ.get("TMPDIR") or "/tmp", "/tmp")
 
 
-def _leftover_files():
-    """The runs' private folders (rtthrottle-<pid>.XXXXXX) still in any base."""
+def _leftover_files(pids):
+    """The private folders (rtthrottle-<pid>.XXXXXX) our runs of `pids` left in any base: only
+    ours, since another run's folder (a bisect's, a checkout's) is none of these tests' business."""
+    prefixes = tuple(f"rtthrottle-{pid}." for pid in pids)
     found = set()
     for base in PRIVATE_BASES:
         try:
             found |= {os.path.join(base, n) for n in os.listdir(base)
-                      if n.startswith("rtthrottle-") and os.path.isdir(os.path.join(base, n))
+                      if n.startswith(prefixes) and os.path.isdir(os.path.join(base, n))
                       and not os.path.islink(os.path.join(base, n))}
         except OSError:
             pass
@@ -116,7 +118,8 @@ def test_cyclictest_crosscheck_agrees_and_ends_with_its_window():
     (_, a_first, a_last), (_, b_first, _) = sorted(ours.values(), key=lambda v: v[1])
     # The first was gone before the second started.
     assert b_first > a_last, (a_last, b_first)
-    assert not _processes() and not _leftover_files(), (_processes(), _leftover_files())
+    pids = [p.pid for p, _, _ in _runs.values()]
+    assert not _processes() and not _leftover_files(pids), (_processes(), _leftover_files(pids))
 
 
 def _load_recorded(tool, reported):
@@ -134,7 +137,8 @@ def _load_recorded(tool, reported):
         # It did real work for the window: at least a tenth of a CPU (CPU 0 is shared).
         assert m["cpu_s"] > 0.1 * WINDOW_S, m
     _lifetimes_bounded(seen, tool, 2)
-    assert not _processes() and not _leftover_files(), (_processes(), _leftover_files())
+    pids = [p.pid for p, _, _ in _runs.values()]
+    assert not _processes() and not _leftover_files(pids), (_processes(), _leftover_files(pids))
 
 
 def test_hackbench_load_recorded_and_gone_after_each_window():
@@ -165,12 +169,12 @@ def _killed_mid_window(tool):
         assert rtt.wait_for(lambda: rtt.read_knobs() == before, 2.0) is not None, rtt.read_knobs()
         assert not os.path.exists(out)
         # The guardian removes what the killed tasks could not (their cyclictest/load output).
-        assert rtt.wait_for(lambda: not _leftover_files(), 2.0) is not None, _leftover_files()
+        assert rtt.wait_for(lambda: not _leftover_files([proc.pid]), 2.0) is not None, _leftover_files([proc.pid])
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for d in _leftover_files():  # what the killed run could not remove
+        for d in _leftover_files([proc.pid]):  # what the killed run could not remove
             shutil.rmtree(d, ignore_errors=True)
 
 
