@@ -50,7 +50,8 @@ static void usage(FILE *out, bool report)
 			"release and run time, with the band beyond which 'compare' calls a regression\n"
 			"(trend-TASK-METRIC.png); and per scenario run on a knob grid (run --grid), a heatmap\n"
 			"of ratio (or runtime) by period: each cell's verdict, the hog's RT share and the\n"
-			"longest CFS wait against the promised one (heatmap-SCENARIO.png).\n\n");
+			"longest CFS wait against the promised one (heatmap-SCENARIO.png). Unjudged results\n"
+			"(measured, no verdict) are drawn hollow (lines dashed); skipped and errored ones not.\n\n");
 	fprintf(out,
 		"Options:\n"
 		"  --out DIR              where to write (created if missing)\n"

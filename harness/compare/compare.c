@@ -29,6 +29,13 @@ const char *method_name(const struct compare_row *row)
 	}
 }
 
+const char *unjudged_in(const struct compare_row *row)
+{
+	if (row->base->case_unjudged)
+		return row->new->case_unjudged ? "both" : "BASE";
+	return row->new->case_unjudged ? "NEW" : NULL;
+}
+
 __attribute__((format(printf, 2, 3))) static void note(struct compare_table *t, const char *fmt, ...)
 {
 	struct compare_note *grown = realloc(t->notes, sizeof(*t->notes) * (size_t)(t->note_count + 1));
@@ -269,7 +276,7 @@ bool compare_files(const struct result_file *base, const struct result_file *new
 
 		if (!f->measured_count) {
 			rtt_err("%s: results: nothing was measured (%d results, every one "
-				"skipped or stopped by an error)", f->path, f->result_count);
+				"skipped, stopped by an error or without a metric)", f->path, f->result_count);
 			return false;
 		}
 	}
@@ -296,6 +303,7 @@ bool compare_files(const struct result_file *base, const struct result_file *new
 		case VERDICT_INFO: out->info++; break;
 		case VERDICT_UNJUDGED: out->unjudged++; break;
 		}
+		out->from_unjudged += r->verdict != VERDICT_INFO && unjudged_in(r);
 	}
 	note_unmatched(out, base, "BASE", new);
 	note_unmatched(out, new, "NEW", base);

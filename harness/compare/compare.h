@@ -67,19 +67,23 @@ struct compare_table {
 	struct compare_row *rows;
 	int count;
 	int improved, regressed, unchanged, unjudged, info;
+	int from_unjudged;	/* rows, informational ones aside, of a case unjudged in BASE or NEW */
 	struct compare_note *notes;	/* cases and metrics only one side has */
 	int note_count;
 };
 
 /*
  * false (after printing "FILE: FIELD: reason") when the files cannot be compared: different
- * scenarios, nothing measured, or no case in common.
+ * scenarios, nothing measured, or no case in common. A result's own verdict does not matter:
+ * an unjudged one (measured, but some check could not judge it) is compared, its rows marked.
  */
 bool compare_files(const struct result_file *base, const struct result_file *new,
 		   const struct compare_options *opt, struct compare_table *out);
 void compare_table_free(struct compare_table *t);
 const char *verdict_name(enum verdict v);
 const char *method_name(const struct compare_row *row);
+/* Where the row's case was unjudged: "BASE", "NEW", "both", or NULL. */
+const char *unjudged_in(const struct compare_row *row);
 
 /* The table for people: one line a metric; informational rows only with all. */
 void compare_print(FILE *out, const struct compare_table *t, bool all);

@@ -66,8 +66,8 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		wc = (int)strlen(r->base->case_name) > wc ? (int)strlen(r->base->case_name) : wc;
 		wm = m > wm ? m : wm;
 	}
-	fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-10s %s\n", wc, "case", wm, "metric", "want",
-		"base median", "new median", "change", "p or band", "verdict", "method");
+	fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-8s %-10s %s\n", wc, "case", wm, "metric", "want",
+		"base median", "new median", "change", "p or band", "unjudged", "verdict", "method");
 	for (int i = 0; i < t->count; i++) {
 		const struct compare_row *r = &t->rows[i];
 		const char *unit = r->base->rule->unit;
@@ -83,10 +83,10 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 				 100 * r->change_rel);
 		strncat(ch, rel, sizeof(ch) - strlen(ch) - 1);
 		p_or_band(r, pb, sizeof(pb));
-		fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-10s %s\n", wc, r->base->case_name, wm, metric, w,
-			fmt_value(unit, r->base_median, false, bm, sizeof(bm)),
-			fmt_value(unit, r->new_median, false, nm, sizeof(nm)), ch, pb, verdict_name(r->verdict),
-			method_name(r));
+		fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-8s %-10s %s\n", wc, r->base->case_name, wm, metric,
+			w, fmt_value(unit, r->base_median, false, bm, sizeof(bm)),
+			fmt_value(unit, r->new_median, false, nm, sizeof(nm)), ch, pb,
+			unjudged_in(r) ? unjudged_in(r) : "-", verdict_name(r->verdict), method_name(r));
 	}
 	for (int i = 0; i < t->note_count; i++)
 		fprintf(out, "# not compared: %s\n", t->notes[i].text);
@@ -95,6 +95,9 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		fprintf(out, ", %d not judged (no target or no band%s)", t->unjudged, all ? "" : "; --all lists them");
 	fprintf(out, "; with %d+ repetitions on both sides a rank test decides (Mann-Whitney U, alpha %.2f, "
 		     "plus the minimum effect), else the checks' tolerance bands\n", t->opt.min_reps, t->opt.alpha);
+	if (t->from_unjudged)
+		fprintf(out, "# %d lines of cases unjudged in BASE or NEW (column unjudged): measured, but without a "
+			     "verdict of their own checks; compared all the same\n", t->from_unjudged);
 }
 
 static json_object *number(double v)
@@ -155,6 +158,8 @@ static json_object *row_json(const struct compare_row *r)
 	json_object_object_add(obj, "regress_above", number(r->regress_above));
 	json_add_str(obj, "verdict", verdict_name(r->verdict));
 	json_add_str(obj, "why", r->why);
+	json_add_bool(obj, "base_unjudged", r->base->case_unjudged);
+	json_add_bool(obj, "new_unjudged", r->new->case_unjudged);
 	return obj;
 }
 
@@ -182,6 +187,7 @@ json_object *compare_to_json(const struct compare_table *t)
 	json_add_int(summary, "unchanged", t->unchanged);
 	json_add_int(summary, "not_judged", t->unjudged);
 	json_add_int(summary, "informational", t->info);
+	json_add_int(summary, "from_unjudged", t->from_unjudged);
 	json_object_object_add(root, "summary", summary);
 	return root;
 }

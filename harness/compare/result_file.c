@@ -14,6 +14,7 @@
 struct reader {
 	struct result_file *f;
 	char field[160];	/* the JSON path being read, for messages */
+	int values;		/* metric values taken so far */
 };
 
 __attribute__((format(printf, 2, 3))) static bool bad(struct reader *rd, const char *fmt, ...)
@@ -147,12 +148,16 @@ struct check_view {
 	const char *task, *role;
 };
 
-/* A check of this task that was judged (a "not-measured" check may hold placeholders). */
+/*
+ * A check of this task with real figures: judged, or unjudged (its expected value and tolerance
+ * hold; only its tolerance is as wide as what it exists to catch). A "not-measured" check may
+ * hold placeholders.
+ */
 static bool check_matches_task(json_object *c, const struct check_view *cv)
 {
 	const char *task = result_json_string(c, "task"), *verdict = result_json_string(c, "verdict");
 
-	if (verdict && strcmp(verdict, "pass") && strcmp(verdict, "fail"))
+	if (verdict && strcmp(verdict, "pass") && strcmp(verdict, "fail") && strcmp(verdict, "unjudged"))
 		return false;
 	return task && (!strcmp(task, cv->task) || !strcmp(task, cv->role));
 }
@@ -238,6 +243,8 @@ static bool add_value(struct reader *rd, const char *case_name, json_object *res
 		snprintf(s->metric, sizeof(s->metric), "%s", metric);
 		s->rule = rule;
 	}
+	if (!strcmp(result_json_string(res, "verdict"), "unjudged"))
+		s->case_unjudged = true;
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 4;
 		void *grown = realloc(s->obs, sizeof(*s->obs) * (size_t)cap);
@@ -250,6 +257,7 @@ static bool add_value(struct reader *rd, const char *case_name, json_object *res
 	s->obs[s->n] = (struct observation){ .value = value, .repetition = rep };
 	judge_inputs(&cv, rule, metric, &s->obs[s->n]);
 	s->n++;
+	rd->values++;
 	return true;
 }
 
@@ -366,7 +374,7 @@ static bool take_result(struct reader *rd, json_object *res, size_t index)
 	char where[48], case_name[192];
 	const char *verdict;
 	json_object *tasks, *rep_v;
-	int rep;
+	int rep, values = rd->values;
 
 	snprintf(where, sizeof(where), "results[%zu]", index);
 	at(rd, "%s", where);
@@ -379,8 +387,9 @@ static bool take_result(struct reader *rd, json_object *res, size_t index)
 	rep_v = result_json_get(res, "repetition");
 	rep = is_number(rep_v) ? json_object_get_int(rep_v) : 1;
 	tasks = result_json_get(res, "tasks");
-	if (strcmp(verdict, "pass") && strcmp(verdict, "fail"))
-		return true;	/* skipped or failed to run: nothing measured */
+	/* Skipped or stopped by an error: nothing measured. Any other verdict (pass, fail, unjudged) ran its window. */
+	if (!strcmp(verdict, "skip") || !strcmp(verdict, "error"))
+		return true;
 	at(rd, "%s.tasks", where);
 	if (!json_object_is_type(tasks, json_type_array))
 		return bad(rd, tasks ? "must be an array" : "missing (the verdict is %s)", verdict);
@@ -405,8 +414,21 @@ static bool take_result(struct reader *rd, json_object *res, size_t index)
 		if (!take_metric(rd, case_name, res, "result", "result", key, v, rep))
 			return false;
 	}
-	rd->f->measured_count++;
+	if (rd->values > values)
+		rd->f->measured_count++;
 	return true;
+}
+
+/* A case unjudged in one repetition marks every series of it, also those its other repetitions gave. */
+static void mark_unjudged_cases(struct result_file *f)
+{
+	for (int i = 0; i < f->series_count; i++) {
+		if (!f->series[i].case_unjudged)
+			continue;
+		for (int k = 0; k < f->series_count; k++)
+			if (!strcmp(f->series[k].case_name, f->series[i].case_name))
+				f->series[k].case_unjudged = true;
+	}
 }
 
 bool result_file_read(const char *path, struct result_file *out)
@@ -452,6 +474,7 @@ bool result_file_read(const char *path, struct result_file *out)
 	for (size_t i = 0; i < json_object_array_length(results); i++)
 		if (!take_result(&rd, json_object_array_get_idx(results, i), i))
 			goto fail;
+	mark_unjudged_cases(out);
 	return true;
 fail:
 	result_file_free(out);

@@ -38,12 +38,15 @@ struct series {
 	const struct metric_rule *rule;
 	struct observation *obs;
 	int n, cap;
+	/* A result of this case had the verdict "unjudged": measured, but some check could not judge it. */
+	bool case_unjudged;
 };
 
 struct result_file {
 	char path[PATH_MAX];
 	json_object *root;
 	const char *run_id, *run_start, *kernel, *host;
+	/* measured: results with a metric value, whatever their verdict but skip or error. */
 	int result_count, measured_count;
 	struct series *series;
 	int series_count, series_cap;

@@ -39,6 +39,10 @@ REGIME_COLOURS = {"classic-throttling": "C0", "fair-server-only": "C1", "no-limi
                   "timers-starved": "C4"}
 MARKERS = "os^Dv<>phX*"
 DEFAULT_TRENDS = ("victim.cpu_share_periods", "victim.starvation_max_us")
+# A result whose checks could not judge it still measured its window: drawn, but hollow (or dashed).
+UNJUDGED_LABEL = "unjudged (measured, no verdict)"
+# Checks whose expected value and tolerance are real; a "not-measured" one may hold placeholders.
+CHECKS_WITH_FIGURES = ("pass", "fail", "unjudged")
 LATENCY_LINEAR_US = 2000    # latency_us.hist: 1 us buckets below this, log2 buckets above
 
 
@@ -61,9 +65,29 @@ class Run:
         self.label = f"{self.release}\n{self.start[:16].replace('T', ' ')}"
 
     def results(self, measured=True):
+        """Every result, or (measured) those with measurements, whatever their verdict."""
         for r in self.doc.get("results") or []:
-            if not measured or r.get("verdict") in ("pass", "fail"):
+            if not measured or has_measurements(r):
                 yield r
+
+
+def has_measurements(result):
+    """Skipped and errored results measured nothing (whatever they hold); the others did if a task has metrics."""
+    return result.get("verdict") not in ("skip", "error") and any(t.get("metrics") for t in result.get("tasks") or [])
+
+
+def unjudged(result):
+    return result.get("verdict") == "unjudged"
+
+
+def marker_style(colour, hollow):
+    """A point's marker: filled, or hollow (a white face, clear over the ideal's band) for an unjudged result's."""
+    return {"mfc": "white", "mec": colour, "mew": 1.6} if hollow else {"color": colour, "mec": "black", "mew": 0.5}
+
+
+def unjudged_handle(ax, marker="o"):
+    """The legend entry of the hollow markers."""
+    return ax.plot([], [], marker, ms=7, label=UNJUDGED_LABEL, **marker_style("black", True))
 
 
 def load_runs(paths):
@@ -89,7 +113,7 @@ def by_role(result, role):
 
 def check_of(result, task_roles, metrics):
     for c in result.get("checks") or []:
-        if c.get("task") in task_roles and c.get("metric") in metrics and c.get("verdict") in ("pass", "fail"):
+        if c.get("task") in task_roles and c.get("metric") in metrics and c.get("verdict") in CHECKS_WITH_FIGURES:
             return c
     return None
 
@@ -153,7 +177,7 @@ def run_suffix(runs, run):
 # --- achieved share vs configured runtime/period ------------------------------------------------
 
 def plot_shares(runs, out):
-    points = []   # (panel, regime, x, y, expected, run, policy)
+    points = []   # (panel, regime, x, y, expected, run, policy, unjudged)
     for run in runs:
         for r in hog_victim_results(run):
             x = policy_ratio(r.get("policy") or {})
@@ -165,7 +189,7 @@ def plot_shares(runs, out):
                 c = check_of(r, {role} | {n for n, (ro, _, _) in tasks(r).items() if ro == role},
                              ("cpu_share_periods", "cpu_share"))
                 points.append((panel, r.get("regime", "?"), x, y, c.get("expected") if c else None, run,
-                               r.get("policy") or {}))
+                               r.get("policy") or {}, unjudged(r)))
     if not points:
         return None, "no hog-and-victim results (fifo-hog-share) in these files: no share plot"
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
@@ -181,11 +205,14 @@ def plot_shares(runs, out):
                                    lw=6, marker="_", ms=28, mew=6,
                                    label=f"{regime}: ideal (the checks' expected share)")
             for k, run in enumerate(runs):
-                sel = [p for p in points if p[0] == panel and p[1] == regime and p[5] is run]
-                if sel:
-                    ax.plot([p[2] for p in sel], [p[3] for p in sel], MARKERS[k % len(MARKERS)], color=colour,
-                            ms=7, mec="black", mew=0.5)
+                for hollow in (False, True):
+                    sel = [p for p in points if p[0] == panel and p[1] == regime and p[5] is run and p[7] == hollow]
+                    if sel:
+                        ax.plot([p[2] for p in sel], [p[3] for p in sel], MARKERS[k % len(MARKERS)], ms=7,
+                                **marker_style(colour, hollow))
             handles += ax.plot([], [], "o", color=colour, mec="black", mew=0.5, label=f"{regime}: measured")
+        if any(p[0] == panel and p[7] for p in points):
+            handles += unjudged_handle(ax)
         if len(runs) > 1:
             for k, run in enumerate(runs):
                 handles += ax.plot([], [], MARKERS[k % len(MARKERS)], color="0.7", mec="black", mew=0.5,
@@ -213,11 +240,15 @@ def plot_shares(runs, out):
 
 def plot_gaps(runs, out):
     hists = {}   # (panel, run index, policy label) -> {bucket: count}
+    dashed = set()   # the keys an unjudged result adds to
     for k, run in enumerate(runs):
         for r in hog_victim_results(run):
             for panel, role in ((0, "hog"), (1, "victim")):
                 h = by_role(r, role).get("gap_hist_us") or {}
-                acc = hists.setdefault((panel, k, policy_label(r.get("policy") or {})), {})
+                key = (panel, k, policy_label(r.get("policy") or {}))
+                if unjudged(r):
+                    dashed.add(key)
+                acc = hists.setdefault(key, {})
                 for bucket, count in h.items():
                     acc[int(bucket)] = acc.get(int(bucket), 0) + count
     if not any(hists.values()):
@@ -236,7 +267,9 @@ def plot_gaps(runs, out):
             lo, hi = min(h).bit_length() - 1, max(h).bit_length() - 1
             edges = [1 << b for b in range(lo, hi + 2)]
             counts = [h.get(1 << b, 0) or 0.1 for b in range(lo, hi + 1)]
-            ax.step(edges, counts + counts[-1:], where="post", lw=1.8, label=label + run_suffix(runs, runs[k]),
+            hollow = (p, k, label) in dashed
+            ax.step(edges, counts + counts[-1:], where="post", lw=1.8, ls="--" if hollow else "-",
+                    label=label + run_suffix(runs, runs[k]) + (f" - {UNJUDGED_LABEL}" if hollow else ""),
                     color=colours[(k, label)])
         ax.set_ylim(bottom=0.7)
         ax.set_xscale("log", base=2)
@@ -274,18 +307,21 @@ def plot_latency(runs, out):
                     continue
                 who = f"{name}: {t.get('sched_policy', '?')} priority {t.get('priority', t.get('nice', 0))}"
                 label = policy_label(r.get("policy") or {}) + run_suffix(runs, run)
-                series.setdefault(r.get("scenario"), []).append((label, lat["hist"], who))
+                if unjudged(r):
+                    label += f" - {UNJUDGED_LABEL}"
+                series.setdefault(r.get("scenario"), []).append((label, lat["hist"], who, unjudged(r)))
     if not series:
         return None, "no probe results in these files: no latency plot"
     scenarios = sorted(series)[:4]
     fig, axes = plt.subplots(2, len(scenarios), figsize=(6 * len(scenarios), 8), squeeze=False)
     for col, scenario in enumerate(scenarios):
         top, bottom = axes[0][col], axes[1][col]
-        for i, (label, hist, who) in enumerate(series[scenario]):
+        for i, (label, hist, who, hollow) in enumerate(series[scenario]):
             xs, below, total = latency_cdf(hist)
-            top.step(xs, below, where="post", color=f"C{i % 10}", lw=1.8, label=f"{label} ({total} wake-ups)")
+            ls = "--" if hollow else "-"
+            top.step(xs, below, where="post", color=f"C{i % 10}", lw=1.8, ls=ls, label=f"{label} ({total} wake-ups)")
             above = [max(1 - b, 0.5 / total) for b in below]
-            bottom.step(xs, above, where="post", color=f"C{i % 10}", lw=1.8, label=label)
+            bottom.step(xs, above, where="post", color=f"C{i % 10}", lw=1.8, ls=ls, label=label)
         who = series[scenario][0][2]
         top.set_title(f"{scenario} ({who}): CDF", fontsize=10)
         bottom.set_title(f"{scenario}: tail, 1 - CDF", fontsize=10)
@@ -308,6 +344,11 @@ def admin_policies(run):
     """The policies under which an admin task ran in this file."""
     return {(r.get("policy") or {}).get("name") for r in run.results()
             if any(role == "admin" for role, _, _ in tasks(r).values())}
+
+
+def unjudged_policies(run):
+    """The policies with an unjudged result in this file: their trade-off points are drawn hollow."""
+    return {(r.get("policy") or {}).get("name") for r in run.results() if unjudged(r)}
 
 
 def tradeoff_rows(run):
@@ -340,6 +381,7 @@ def plot_tradeoff(runs, out):
     if not data:
         return None, "no RT share results (fifo-hog-share) in these files: no trade-off plot", None
     has_admin = any(isinstance(row[3], (int, float)) or row[4] is False for _, row in data)
+    hollow = [unjudged_policies(run) for run in runs]
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
     for panel, ax in enumerate(axes):
         index = 2 if panel == 0 else 3
@@ -360,17 +402,20 @@ def plot_tradeoff(runs, out):
                 continue
             if not isinstance(y, (int, float)):
                 continue
-            ax.plot(row[1], y, MARKERS[k % len(MARKERS)], color=f"C{k % 10}", ms=8, mec="black", mew=0.5,
-                    label=f"{runs[k].release} ({runs[k].start[:16].replace('T', ' ')})" if len(runs) > 1 else None)
+            ax.plot(row[1], y, MARKERS[k % len(MARKERS)], ms=8, **marker_style(f"C{k % 10}", row[0] in hollow[k]))
         ax.set_xlim(0, 1.05)
         ax.set_ylim(0, top * 1.18)
         ax.set_xlabel("RT share available to a FIFO hog (fraction of the CPU)")
         ax.grid(alpha=0.3, which="both")
-        if len(runs) > 1:
-            handles, labels = ax.get_legend_handles_labels()
-            unique = dict(zip(labels, handles))
-            if unique:
-                ax.legend(unique.values(), unique.keys(), fontsize=8)
+        drawn = [(k, row) for k, row in data if isinstance(row[index], (int, float))]
+        # One filled entry per run (when there are several), one hollow for the unjudged points.
+        for k in sorted({k for k, _ in drawn}) if len(runs) > 1 else ():
+            ax.plot([], [], MARKERS[k % len(MARKERS)], ms=8, **marker_style(f"C{k % 10}", False),
+                    label=f"{runs[k].release} ({runs[k].start[:16].replace('T', ' ')})")
+        if any(row[0] in hollow[k] for k, row in drawn):
+            unjudged_handle(ax)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
     axes[0].set_ylabel("worst CFS starvation (ms)")
     axes[0].set_title("RT share vs worst starvation of a CFS task on the CPU", fontsize=11)
     axes[1].set_ylabel("time until the admin's kill -9 took effect (ms)")
@@ -603,11 +648,19 @@ def plot_trends(runs, out, binary, baseline, metrics):
             ys = [y(row["new_median"]) for _, row in mine]
             ax.plot(xs, ys, "-", color="0.6", lw=1)
             for verdict, colour in (("unchanged", "C0"), ("improved", "C2"), ("regressed", "C3")):
-                sel = [(k, y(row["new_median"])) for k, row in mine if row["verdict"] == verdict]
-                if sel:
-                    ax.plot([s[0] for s in sel], [s[1] for s in sel], "o", color=colour, ms=7, label=verdict)
+                label = verdict   # on the first of its points drawn
+                for hollow in (False, True):
+                    sel = [(k, y(row["new_median"])) for k, row in mine
+                           if row["verdict"] == verdict and bool(row.get("new_unjudged")) == hollow]
+                    if sel:
+                        ax.plot([s[0] for s in sel], [s[1] for s in sel], "o", ms=7, label=label,
+                                **(marker_style(colour, True) if hollow else {"color": colour}))
+                        label = None
+            if any(row.get("new_unjudged") for _, row in mine):
+                unjudged_handle(ax)
             below, above = y(band.get("regress_below")), y(band.get("regress_above"))
-            ax.axhline(y(band["base_median"]), color="0.2", lw=1, ls="-", label="baseline median")
+            ax.axhline(y(band["base_median"]), color="0.2", lw=1, ls="--" if band.get("base_unjudged") else "-",
+                       label="baseline median" + (f" ({UNJUDGED_LABEL})" if band.get("base_unjudged") else ""))
             values = ys + [y(band["base_median"])] + [v for v in (below, above) if v is not None]
             lo, hi = min(values), max(values)
             pad = (hi - lo) * 0.15 or abs(hi) * 0.05 or 1
@@ -778,6 +831,12 @@ def system_html(run):
     return f'<table class="system">{body}</table>'
 
 
+def unjudged_in(row):
+    """Where a compare row's case was unjudged: BASE, NEW, both or -."""
+    base, new = row.get("base_unjudged"), row.get("new_unjudged")
+    return "both" if base and new else "BASE" if base else "NEW" if new else "-"
+
+
 def compare_table_html(doc):
     rows = []
     for r in doc["rows"]:
@@ -794,18 +853,21 @@ def compare_table_html(doc):
         rows.append(f'<tr class="{esc(r["verdict"])}"><td>{esc(r["case"])}</td><td>{esc(r["task"])}.'
                     f'{esc(r["metric"])}</td><td>{esc(want)}</td><td class="num">{fmt(r["base_median"], r["unit"])}'
                     f'</td><td class="num">{fmt(r["new_median"], r["unit"])}</td><td class="num">{esc(change)}</td>'
-                    f'<td>{test}</td><td>{esc(r["method"])}</td><td class="verdict">{esc(r["verdict"])}</td></tr>')
+                    f'<td>{test}</td><td>{esc(r["method"])}</td><td>{unjudged_in(r)}</td>'
+                    f'<td class="verdict">{esc(r["verdict"])}</td></tr>')
     s = doc["summary"]
     notes = "".join(f"<li>not compared: {esc(n)}</li>" for n in doc.get("not_compared") or [])
     m = doc.get("method") or {}
     return (f'<p>BASE <code>{esc(doc["base"]["path"])}</code> ({esc(doc["base"].get("kernel_release"))}) against '
             f'NEW <code>{esc(doc["new"]["path"])}</code> ({esc(doc["new"].get("kernel_release"))}): '
             f'<b>{s["regressed"]} regressed</b>, {s["improved"]} improved, {s["unchanged"]} unchanged. '
+            + (f'{s["from_unjudged"]} lines are of cases unjudged in BASE or NEW (column unjudged): measured, '
+               'without a verdict of their own checks, compared all the same. ' if s.get("from_unjudged") else '') +
             f'With {m.get("min_repetitions")}+ repetitions on both sides a {esc(m.get("rank_test"))} test '
             f'(alpha {m.get("alpha")}) plus a minimum effect decides, otherwise {esc(m.get("otherwise"))}.</p>'
             '<table class="verdicts"><thead><tr><th>case</th><th>metric</th><th>want</th>'
             '<th>base median</th><th>new median</th><th>change</th><th>p or band</th><th>method</th>'
-            f'<th>verdict</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<th>unjudged</th><th>verdict</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
             + (f"<ul class=notes>{notes}</ul>" if notes else ""))
 
 

@@ -4,13 +4,16 @@
 compare: exit 1 on a regression, 0 otherwise, 2 on bad input naming the file and field.
 plot: the PNGs exist and are valid PNG files (signature, chunk CRCs, IHDR size, IEND).
 report: index.html opens in headless Chromium, shows the verdict table and every plot decoded.
+unjudged results (measured, no verdict) are compared, plotted and reported, marked as such.
 """
+import importlib.util
 import json
 import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import zlib
 
@@ -125,6 +128,22 @@ def test_compare_json_output():
     assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["regressed"] == 0, proc.stdout
 
 
+def test_compare_all_unjudged_runs_compares_and_marks_them():
+    unjudged = fx("all-unjudged-1rep.json")
+    proc = rtt.run(["compare", unjudged, unjudged])
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    v = verdicts(proc.stdout)
+    marks = {line.split()[-3] for line in proc.stdout.splitlines() if (line.split() or ["#"])[0] in
+             {case for case, _ in v}}
+    assert len(v) == 27 and set(v.values()) == {"unchanged"} and marks == {"both"}, proc.stdout
+    assert "# 27 lines of cases unjudged in BASE or NEW" in proc.stdout, proc.stdout
+    proc = rtt.run(["compare", "--json", "-", fx("base-1rep.json"), unjudged])
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert {(r["base_unjudged"], r["new_unjudged"]) for r in doc["rows"]} == {(False, True)}, doc["rows"][0]
+    assert doc["summary"]["from_unjudged"] == 27 and doc["new"]["measured"] == 3, doc["summary"]
+
+
 COMPARE_BAD = [
     (["other-scenario.json"], "other-scenario.json: results[0].scenario"),
     (["schema-v2.json"], "schema-v2.json: schema_version: 2"),
@@ -164,19 +183,23 @@ def test_compare_empty_and_truncated_inputs_exit_2_and_touch_nothing():
 
 # --- plot ----------------------------------------------------------------------------------------
 
+def plot_fifo_hog_share(out, files):
+    """rtthrottle plot of fifo-hog-share files: exit 0 and exactly its five PNGs, each valid."""
+    proc = rtt.run(["plot", "--out", out] + files, timeout=180)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    expected = {"shares.png", "gaps.png", "tradeoff.png", "trend-victim-cpu_share_periods.png",
+                "trend-victim-starvation_max_us.png"}
+    assert set(os.listdir(out)) == expected, os.listdir(out)
+    for name in expected:
+        png_size(os.path.join(out, name))
+    return proc
+
+
 def test_plot_writes_valid_pngs():
     require_matplotlib()
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "plots")
-        files = [fx(f) for f in ("base-3rep.json", "noise-3rep.json", "regression-3rep.json",
-                                 "improvement-3rep.json")]
-        proc = rtt.run(["plot", "--out", out] + files, timeout=180)
-        assert proc.returncode == 0, (proc.returncode, proc.stderr)
-        expected = {"shares.png", "gaps.png", "tradeoff.png", "trend-victim-cpu_share_periods.png",
-                    "trend-victim-starvation_max_us.png"}
-        assert set(os.listdir(out)) == expected, os.listdir(out)
-        for name in expected:
-            png_size(os.path.join(out, name))
+        proc = plot_fifo_hog_share(os.path.join(tmp, "plots"), [fx(f) for f in (
+            "base-3rep.json", "noise-3rep.json", "regression-3rep.json", "improvement-3rep.json")])
         # No probe and no admin results in these files: said, not failed.
         assert "no probe results in these files" in proc.stderr, proc.stderr
         assert "no admin recovery results" in proc.stderr, proc.stderr
@@ -212,6 +235,77 @@ def test_plot_bad_input_exits_2():
     proc = rtt.run(["report", "--out", "/tmp/rtt-never", "--baseline", fx("base-1rep.json"),
                     fx("other-scenario.json")])
     assert proc.returncode == 2 and "other-scenario.json: results[0].scenario" in proc.stderr, proc.stderr
+
+
+def plot_module():
+    """harness/output/rtthrottle_plot.py loaded here, to look at what it draws."""
+    require_matplotlib()
+    if importlib.util.find_spec("matplotlib") is None:
+        raise rtt.Skip(f"{sys.executable} has no matplotlib: run the tests with {PYTHON}")
+    spec = importlib.util.spec_from_file_location("rtthrottle_plot",
+                                                  os.path.join(rtt.ROOT, "harness", "output", "rtthrottle_plot.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def share_plot(plot, path, tmp):
+    """shares.png of one file: per panel, the hollow and the filled points drawn, and the legend's texts."""
+    panels, finish = [], plot.finish
+
+    def keep(fig, runs, out, name):
+        for ax in fig.axes:
+            points = {True: set(), False: set()}
+            for line in ax.get_lines():
+                if line.get_marker() not in ("None", None, "", "_") and len(line.get_xdata()):
+                    hollow = plot.matplotlib.colors.same_color(line.get_markerfacecolor(), "white")
+                    points[hollow] |= {(round(x, 4), round(y, 4)) for x, y in zip(line.get_xdata(), line.get_ydata())}
+            panels.append((points, [t.get_text() for t in ax.get_legend().get_texts()]))
+        return finish(fig, runs, out, name)
+
+    plot.finish = keep
+    try:
+        png, note = plot.plot_shares(plot.load_runs([path]), tmp)
+    finally:
+        plot.finish = finish
+    assert png and note is None, note
+    png_size(png)
+    return panels
+
+
+def test_plot_draws_unjudged_results_hollow():
+    require_matplotlib()
+    unjudged = fx("all-unjudged-1rep.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        plot_fifo_hog_share(tmp, [unjudged])
+    # Every result's share is a hollow point at its runtime/period, in the legend as unjudged.
+    plot = plot_module()
+    want = {}
+    for r in rtt.load(unjudged)["results"]:
+        x = plot.policy_ratio(r["policy"])
+        for panel, t in enumerate(r["tasks"]):
+            want.setdefault(panel, set()).add((round(x, 4), round(t["metrics"]["cpu_share_periods"], 4)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for panel, (points, legend) in enumerate(share_plot(plot, unjudged, tmp)):
+            assert points[True] == want[panel] and not points[False], (panel, points, want[panel])
+            assert plot.UNJUDGED_LABEL == "unjudged (measured, no verdict)" and plot.UNJUDGED_LABEL in legend, legend
+        # The same figures judged: filled points, no such legend entry.
+        for points, legend in share_plot(plot, fx("base-1rep.json"), tmp):
+            assert points[False] and not points[True] and plot.UNJUDGED_LABEL not in legend, (points, legend)
+
+
+def test_report_of_unjudged_results_marks_them():
+    require_matplotlib()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = rtt.run(["report", "--out", tmp, "--baseline", fx("base-1rep.json"), fx("all-unjudged-1rep.json")],
+                       timeout=180)
+        assert proc.returncode == 0, (proc.returncode, proc.stderr)
+        with open(os.path.join(tmp, "index.html")) as f:
+            page = f.read()
+    assert 'id="plot-shares"' in page and "<th>unjudged</th>" in page, "no share plot or no unjudged column"
+    rows = re.findall(r'<tr class="unchanged">.*?</tr>', page)
+    assert len(rows) == 27 and all("<td>NEW</td>" in row for row in rows), rows[:2]
+    assert "27 lines are of cases unjudged in BASE or NEW" in page
 
 
 # --- report --------------------------------------------------------------------------------------

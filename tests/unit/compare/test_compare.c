@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `rtthrottle compare` on the fixtures of tests/fixtures (make_fixtures.py says how each was made):
- * a clear regression, a clear improvement, noise that must stay unchanged, and inputs that must
- * be refused naming the file and the field.
+ * a clear regression, a clear improvement, noise that must stay unchanged, runs whose results are
+ * all unjudged (compared like any other), and inputs that must be refused naming the file and
+ * the field.
  */
+#include "commands.h"
 #include "compare.h"
 #include "unit.h"
 #include "unit_fixtures.h"
+#include "util.h"
 
 #include <libgen.h>
 #include <math.h>
@@ -15,24 +18,26 @@
 #include <string.h>
 #include <unistd.h>
 
-/* stderr into a buffer while a call runs. */
+/* stderr (fd 2) or stdout (fd 1) into a buffer while a call runs. */
 static int saved_fd = -1;
 static FILE *capture;
 
-static void capture_begin(void)
+static void capture_begin(int fd)
 {
+	fflush(stdout);
 	fflush(stderr);
 	capture = tmpfile();
-	saved_fd = dup(2);
-	dup2(fileno(capture), 2);
+	saved_fd = dup(fd);
+	dup2(fileno(capture), fd);
 }
 
-static void capture_end(char *buf, size_t len)
+static void capture_end(int fd, char *buf, size_t len)
 {
 	size_t got;
 
+	fflush(stdout);
 	fflush(stderr);
-	dup2(saved_fd, 2);
+	dup2(saved_fd, fd);
 	close(saved_fd);
 	rewind(capture);
 	got = fread(buf, 1, len - 1, capture);
@@ -229,9 +234,9 @@ static void expect_refused(const char *base, const char *new, const char *named_
 	char err[1024];
 	bool ok;
 
-	capture_begin();
+	capture_begin(2);
 	ok = compare_fixtures(base, new, &p);
-	capture_end(err, sizeof(err));
+	capture_end(2, err, sizeof(err));
 	CHECK(!ok, "%s vs %s accepted", base, new);
 	CHECK(strstr(err, named_file) != NULL, "%s vs %s: message does not name %s: %s", base, new, named_file, err);
 	CHECK(strstr(err, named_field) != NULL, "%s vs %s: message does not name %s: %s", base, new, named_field, err);
@@ -388,4 +393,159 @@ TEST(compare_lower_metric_judged_on_one_side_only_is_unjudged)
 	CHECK(v == VERDICT_UNJUDGED, "2 not measured -> 2 excused: %s", verdict_name(v));
 	v = misses_verdict(1, 1, 3, 1);
 	CHECK(v == VERDICT_REGRESSED, "both judged, 1 excused -> 2 past the bound: %s", verdict_name(v));
+}
+
+/* `rtthrottle compare BASE NEW` on two paths, its table (stdout) in out; the exit status. */
+static int run_compare(const char *base, const char *new, char *out, size_t len)
+{
+	char b[PATH_MAX], n[PATH_MAX], cmd[] = "compare";
+	char *argv[] = { cmd, b, n, NULL };
+	int status;
+
+	snprintf(b, sizeof(b), "%s", base);
+	snprintf(n, sizeof(n), "%s", new);
+	capture_begin(1);
+	status = cmd_compare(3, argv);
+	capture_end(1, out, len);
+	return status;
+}
+
+/* The lines of a compare table whose "unjudged" column says `in` and whose verdict is `verdict`. */
+static int table_lines(const char *table, const char *in, const char *verdict)
+{
+	char want[64];
+	int count = 0;
+
+	snprintf(want, sizeof(want), " %-8s %-10s ", in, verdict);
+	for (const char *line = table; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *end = strchr(line, '\n'), *hit = strstr(line, want);
+
+		count += *line != '#' && hit && (!end || hit < end);
+	}
+	return count;
+}
+
+/* Every row's "unjudged in" is `in` (NULL: none); false after a failed check. */
+static bool rows_unjudged_in(const struct pair *p, const char *in)
+{
+	for (int i = 0; i < p->table.count; i++) {
+		const char *got = unjudged_in(&p->table.rows[i]);
+
+		if (in ? !got || strcmp(got, in) : got != NULL) {
+			CHECK(false, "%s %s.%s: unjudged in %s, not %s", p->table.rows[i].base->case_name,
+			      p->table.rows[i].base->task, p->table.rows[i].base->metric, got ? got : "none",
+			      in ? in : "none");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Every result unjudged (a check as wide as what it catches) still measured its window: two
+ * such runs are compared like any others, each line marked, none refused.
+ */
+TEST(compare_all_unjudged_runs_compares_their_measurements)
+{
+	char a[PATH_MAX], table[16384];
+	struct pair p;
+	const struct compare_row *r;
+	json_object *root, *rows, *v;
+	int status;
+
+	snprintf(a, sizeof(a), "%s", fixture_path("all-unjudged-1rep.json"));
+	status = run_compare(a, a, table, sizeof(table));
+	CHECK(status == EXIT_ALL_PASSED, "exit status %d: %s", status, table);
+	CHECK(table_lines(table, "both", "unchanged") == 27, "27 lines marked both and unchanged:\n%s", table);
+	CHECK(strstr(table, "# 27 lines of cases unjudged in BASE or NEW") != NULL, "the closing line:\n%s", table);
+	CHECK(strstr(table, "3 results (3 measured)") != NULL, "every unjudged result counts as measured:\n%s", table);
+
+	CHECK(compare_fixtures("all-unjudged-1rep.json", "all-unjudged-1rep.json", &p), "compare refused");
+	if (p.ok) {
+		CHECK(p.table.unchanged == 27 && p.table.from_unjudged == 27, "unchanged %d, from unjudged %d",
+		      p.table.unchanged, p.table.from_unjudged);
+		rows_unjudged_in(&p, "both");
+		/* The hog's share check was unjudged: its expected value and band still hold. */
+		r = row(&p.table, "fifo-hog-share.default", "hog", "cpu_share_periods");
+		CHECK(r && r->method == METHOD_CHECK_BAND && fabs(r->target_base - 0.95) < 1e-9, "hog share's target");
+		root = compare_to_json(&p.table);
+		rows = json_object_object_get(root, "rows");
+		v = json_object_array_get_idx(rows, 0);
+		CHECK(json_object_get_boolean(json_object_object_get(v, "base_unjudged")) &&
+			      json_object_get_boolean(json_object_object_get(v, "new_unjudged")), "JSON row marks");
+		v = json_object_object_get(root, "summary");
+		CHECK(json_object_get_int(json_object_object_get(v, "from_unjudged")) == 27, "JSON summary");
+		json_object_put(root);
+	}
+	pair_free(&p);
+	/* Against a judged run: only the unjudged side is named. */
+	CHECK(compare_fixtures("base-1rep.json", "all-unjudged-1rep.json", &p) && p.table.unchanged == 27 &&
+		      rows_unjudged_in(&p, "NEW"), "base-1rep against all-unjudged-1rep");
+	pair_free(&p);
+	CHECK(compare_fixtures("all-unjudged-1rep.json", "base-1rep.json", &p) && rows_unjudged_in(&p, "BASE"),
+	      "all-unjudged-1rep against base-1rep");
+	pair_free(&p);
+	CHECK(compare_fixtures("base-1rep.json", "base-1rep.json", &p) && p.table.from_unjudged == 0 &&
+		      rows_unjudged_in(&p, NULL), "no mark between judged runs");
+	pair_free(&p);
+}
+
+/* A victim starved at runtime -1 in an all-unjudged run is a regression against another such run. */
+TEST(compare_all_unjudged_runs_still_catch_a_regression)
+{
+	char dir[64], a[PATH_MAX], b[PATH_MAX], table[16384];
+	json_object *doc, *victim;
+	int status;
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	snprintf(a, sizeof(a), "%s", fixture_path("all-unjudged-1rep.json"));
+	snprintf(b, sizeof(b), "%s/starved.json", dir);
+	doc = json_object_from_file(a);
+	/* results[1] is fifo-hog-share.unlimited, its tasks[1] the victim. */
+	victim = json_object_object_get(json_object_array_get_idx(json_object_object_get(json_object_array_get_idx(
+		json_object_object_get(doc, "results"), 1), "tasks"), 1), "metrics");
+	CHECK(victim != NULL, "the victim's metrics of fifo-hog-share.unlimited");
+	json_object_object_add(victim, "cpu_share", json_object_new_double(0.0001));
+	json_object_object_add(victim, "cpu_share_periods", json_object_new_double(0.0001));
+	CHECK(json_object_to_file(b, doc) == 0, "write %s", b);
+	json_object_put(doc);
+	status = run_compare(a, b, table, sizeof(table));
+	CHECK(status == EXIT_CHECK_FAILED, "exit status %d:\n%s", status, table);
+	CHECK(table_lines(table, "both", "regressed") == 2, "victim cpu_share and cpu_share_periods:\n%s", table);
+	remove_temp_dir(dir);
+}
+
+/* Measured means a metric value: a skipped or failed-to-run result, or one without values, is not. */
+TEST(result_file_measured_means_a_metric_value)
+{
+	char dir[64], path[PATH_MAX];
+	struct result_file f;
+	FILE *fp;
+
+	if (!make_temp_dir(dir, sizeof(dir)))
+		return;
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	fp = fopen(path, "w");
+	CHECK(fp != NULL, "create %s", path);
+	if (!fp) {
+		remove_temp_dir(dir);
+		return;
+	}
+	fputs("{\"schema_version\": 1, \"results\": ["
+	      "{\"scenario\": \"s\", \"policy\": {\"name\": \"a\"}, \"verdict\": \"unjudged\","
+	      " \"tasks\": [{\"role\": \"victim\", \"metrics\": {\"cpu_share\": null}}]},"
+	      "{\"scenario\": \"s\", \"policy\": {\"name\": \"b\"}, \"verdict\": \"error\","
+	      " \"tasks\": [{\"role\": \"victim\", \"metrics\": {\"cpu_share\": 0.5}}]},"
+	      "{\"scenario\": \"s\", \"policy\": {\"name\": \"c\"}, \"verdict\": \"skip\"},"
+	      "{\"scenario\": \"s\", \"policy\": {\"name\": \"d\"}, \"verdict\": \"unjudged\","
+	      " \"tasks\": [{\"role\": \"victim\", \"metrics\": {\"cpu_share\": 0.25}}]}]}\n", fp);
+	fclose(fp);
+	CHECK(result_file_read(path, &f), "read");
+	CHECK(f.result_count == 4 && f.measured_count == 1 && f.series_count == 1, "results %d, measured %d, series %d",
+	      f.result_count, f.measured_count, f.series_count);
+	CHECK(f.series_count == 1 && !strcmp(f.series[0].case_name, "s.d") && f.series[0].case_unjudged,
+	      "the unjudged result's value, marked");
+	result_file_free(&f);
+	remove_temp_dir(dir);
 }
