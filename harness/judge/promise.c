@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The period grid found by search over phases (throttle ends among them): the one the kernel does best on. */
+/* The period grid: the kernel's traced timer firings, else a search over phases (throttle ends among them). */
 #include "promise.h"
 #include "json_util.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Work per grid search: phases tried x periods in the window. */
@@ -70,29 +71,84 @@ struct grid_eval {
 	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
 };
 
-/* The figures of one grid phase: periods [phase + kP, phase + (k+1)P) within [0, end). */
-static void eval_phase(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t phase, uint64_t period,
-		       uint64_t end, double runtime_us, struct grid_eval *e)
+/*
+ * Period boundaries within [0, end]: the kernel's (its RT period timer's firings, from the trace)
+ * or those of a grid phase + kP. Whole periods lie between two boundaries.
+ */
+struct bounds {
+	int n;
+	const uint64_t *at;
+};
+
+/* The boundaries phase + kP within [0, end] into buf (end / period + 2 long). */
+static struct bounds bounds_of_grid(uint64_t phase, uint64_t period, uint64_t end, uint64_t *buf)
+{
+	struct bounds b = { 0, buf };
+
+	for (uint64_t t = phase; t <= end; t += period)
+		buf[b.n++] = t;
+	return b;
+}
+
+/*
+ * One period's RT time into the Kadane run and the figures. `shift_us`: RT time at the
+ * period's end boundary the kernel counts in the next period (boundary_run_us), which a
+ * run of periods ending here may hold beyond its budget.
+ */
+static void eval_period(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t from, uint64_t to,
+			double runtime_us, double shift_us, bool whole, double *run, struct grid_eval *e)
+{
+	double used = rt ? cpu_timeline_between(rt, from, to) / 1000.0 : 0, over = used - runtime_us;
+
+	/* Kadane: the most RT ran beyond its budget over any run of consecutive periods. */
+	*run = fmax(over, *run + over);
+	e->rt_excess_us = fmax(e->rt_excess_us, *run - shift_us);
+	if (!whole)
+		return;
+	if (used > e->rt_max_us || !e->periods) {
+		e->rt_max_us = used;
+		e->worst_at_ns = (double)from;
+	}
+	if (cfs)
+		e->cfs_min_us = fmin(e->cfs_min_us, cpu_timeline_between(cfs, from, to) / 1000.0);
+	e->periods++;
+}
+
+/*
+ * RT time in the tick before boundary `at`. The period timer takes runtime off RT's account
+ * without charging the running task first, so what RT ran since its last tick lands in the
+ * next period's account: a run of periods measured up to a firing may hold that much more
+ * than the kernel counted in it. 0 where RT was throttled at the firing, as it is when it
+ * used its runtime; 0 off the kernel's grid (tick_ns 0).
+ */
+static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint64_t tick_ns)
+{
+	if (!rt || !tick_ns || at < tick_ns || at > rt->end_ns)
+		return 0;
+	return cpu_timeline_between(rt, at - tick_ns, at) / 1000.0;
+}
+
+/*
+ * The figures on boundaries b within [0, end). `tick_ns` > 0 (the kernel's grid): each run
+ * of periods may hold its end boundary's shift; a searched grid (0) has none. `partial`: the
+ * part periods before the first boundary and after the last count towards RT's budget too
+ * (RT may run at most its runtime there as well); else whole periods only.
+ */
+static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
+			uint64_t end, double runtime_us, uint64_t tick_ns, bool partial, struct grid_eval *e)
 {
 	double run = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->rt_excess_us = -INFINITY;
 	e->cfs_min_us = INFINITY;
-	for (uint64_t b = phase; b + period <= end; b += period) {
-		double used = rt ? cpu_timeline_between(rt, b, b + period) / 1000.0 : 0, over = used - runtime_us;
-
-		/* Kadane: the most RT ran beyond its budget over any run of consecutive periods. */
-		run = fmax(over, run + over);
-		e->rt_excess_us = fmax(e->rt_excess_us, run);
-		if (used > e->rt_max_us || !e->periods) {
-			e->rt_max_us = used;
-			e->worst_at_ns = (double)b;
-		}
-		if (cfs)
-			e->cfs_min_us = fmin(e->cfs_min_us, cpu_timeline_between(cfs, b, b + period) / 1000.0);
-		e->periods++;
-	}
+	if (partial && b->n && b->at[0] > 0)
+		eval_period(rt, NULL, 0, b->at[0], runtime_us, boundary_shift_us(rt, b->at[0], tick_ns), false, &run, e);
+	for (int k = 0; k + 1 < b->n; k++)
+		eval_period(rt, cfs, b->at[k], b->at[k + 1], runtime_us, boundary_shift_us(rt, b->at[k + 1], tick_ns), true,
+			    &run, e);
+	if (partial && b->n && b->at[b->n - 1] < end)
+		eval_period(rt, NULL, b->at[b->n - 1], end, runtime_us, 0, false, &run, e);
 }
 
 /* Phases to try: an even comb plus the given exact candidates (throttle ends). */
@@ -115,9 +171,12 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 	int n = phase_count(period, end), extra = gaps ? (int)gaps->long_stored : 0;
 	double best_score = INFINITY, end_score = INFINITY, end_phase = 0;
 	struct grid_eval at_end = { 0 };
+	uint64_t *buf = malloc((size_t)(end / period + 2) * sizeof(uint64_t));
 
 	*step_ns = (double)period / n;
 	best->periods = 0;
+	if (!buf)
+		return;
 	for (int i = 0; i < n + extra; i++) {
 		uint64_t phase;
 		struct grid_eval e;
@@ -132,7 +191,9 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 				continue;
 			phase = (g->start_ns + g->len_ns) % period;
 		}
-		eval_phase(rt, cfs, phase, period, end, runtime_us, &e);
+		struct bounds b = bounds_of_grid(phase, period, end, buf);
+
+		eval_bounds(rt, cfs, &b, end, runtime_us, 0, false, &e);
 		if (!e.periods)
 			continue;
 		score = rt ? e.rt_excess_us : -INFINITY;
@@ -157,6 +218,7 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 		*best = at_end;
 		*phase_ns = end_phase;
 	}
+	free(buf);
 }
 
 /* The longest span within both a gap of `a` and a gap of `b` (two sorted gap lists). */
@@ -199,30 +261,53 @@ static double stall_max_us(const struct gap_stats *rt_gaps, const struct gap_sta
  * interpolation's own error). A task kept off user space charged for a gap's interrupts (the
  * RT app's wake-ups under an emulator: ~28 ms in 1.7 s seen) cannot say in which period.
  */
-static double placement_us(const struct cpu_timeline *tl, uint64_t phase, uint64_t period, uint64_t end)
+static double placement_us(const struct cpu_timeline *tl, const struct bounds *b)
 {
 	double worst = 0, step = (double)tl->step_ns;
 
-	for (uint64_t b = phase; b + period <= end; b += period)
-		worst = fmax(worst, fmax(step, cpu_timeline_unplaced_at(tl, b)) +
-					    fmax(step, cpu_timeline_unplaced_at(tl, b + period)));
+	for (int k = 0; k + 1 < b->n; k++)
+		worst = fmax(worst, fmax(step, cpu_timeline_unplaced_at(tl, b->at[k])) +
+					    fmax(step, cpu_timeline_unplaced_at(tl, b->at[k + 1])));
 	return worst / 1000.0;
 }
 
+static double placement_on_grid(const struct cpu_timeline *tl, uint64_t phase, uint64_t period, uint64_t end)
+{
+	uint64_t *buf = malloc((size_t)(end / period + 2) * sizeof(uint64_t));
+	struct bounds b;
+	double worst;
+
+	if (!buf)
+		return INFINITY;	/* unknown: no check may lean on it */
+	b = bounds_of_grid(phase, period, end, buf);
+	worst = placement_us(tl, &b);
+	free(buf);
+	return worst;
+}
+
+/* The most RT ran in the tick before one of the kernel's boundaries (boundary_shift_us). */
+static double boundary_run_us(const struct cpu_timeline *rt, const struct bounds *b, double tick_us)
+{
+	double worst = 0;
+
+	for (int k = 0; k < b->n; k++)
+		worst = fmax(worst, boundary_shift_us(rt, b->at[k], (uint64_t)(tick_us * 1000)));
+	return worst;
+}
+
 /* Each whole period's RT and CFS time on the grid judged, for a reader to see where it broke. */
-static json_object *periods_json(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t phase,
-				 uint64_t period, uint64_t end)
+static json_object *periods_json(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b)
 {
 	json_object *arr = json_object_new_array();
 
-	for (uint64_t b = phase; b + period <= end; b += period) {
+	for (int k = 0; k + 1 < b->n; k++) {
 		json_object *o = json_object_new_object();
 
-		json_add_double(o, "at_ms", round(b / 1e3) / 1e3);
+		json_add_double(o, "at_ms", round(b->at[k] / 1e3) / 1e3);
 		if (rt)
-			json_add_double(o, "rt_us", round(cpu_timeline_between(rt, b, b + period) / 100.0) / 10.0);
+			json_add_double(o, "rt_us", round(cpu_timeline_between(rt, b->at[k], b->at[k + 1]) / 100.0) / 10.0);
 		if (cfs)
-			json_add_double(o, "cfs_us", round(cpu_timeline_between(cfs, b, b + period) / 100.0) / 10.0);
+			json_add_double(o, "cfs_us", round(cpu_timeline_between(cfs, b->at[k], b->at[k + 1]) / 100.0) / 10.0);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -263,27 +348,42 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	p->cfs_wait_max_us = cfs_gaps ? cfs_gaps->max_ns / 1000.0 : -1;
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
 		uint64_t period = (uint64_t)t->period_us * 1000, whole_end = end;
+		uint64_t *buf = NULL;
+		struct bounds b;
 
 		if (t->periods_end_us > 0 && t->periods_end_us * 1000 < (double)end)
 			whole_end = (uint64_t)(t->periods_end_us * 1000);
-
 		p->rt_measured = rt != NULL;
-		best_grid(rt, t->cfs_rest ? cfs : NULL, period, whole_end, (double)t->runtime_us, rt ? rt_gaps : NULL,
-			  throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
+		if (t->kernel_bounds && t->kernel_bounds_ns[0] <= end) {
+			/* The kernel's own boundaries: no search, and the part periods judged too. */
+			b = (struct bounds){ t->kernel_bounds, t->kernel_bounds_ns };
+			while (b.n && b.at[b.n - 1] > end)	/* past what the timelines know */
+				b.n--;
+			whole_end = end;
+			eval_bounds(rt, t->cfs_rest ? cfs : NULL, &b, end, (double)t->runtime_us, (uint64_t)(t->tick_us * 1000),
+				    t->partial_periods, &e);
+			p->kernel_grid = true;
+			p->phase_us = b.at[0] / 1000.0;
+			p->boundary_run_us = rt ? boundary_run_us(rt, &b, t->tick_us) : 0;
+		} else {
+			best_grid(rt, t->cfs_rest ? cfs : NULL, period, whole_end, (double)t->runtime_us, rt ? rt_gaps : NULL,
+				  throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
+			buf = malloc((size_t)(whole_end / period + 2) * sizeof(uint64_t));
+			b = buf ? bounds_of_grid((uint64_t)p->phase_us, period, whole_end, buf) : (struct bounds){ 0, NULL };
+			p->phase_us /= 1000.0;
+			p->grid_step_us /= 1000.0;
+		}
 		p->periods = e.periods;
-		p->phase_us /= 1000.0;
-		p->grid_step_us /= 1000.0;
 		p->rt_period_max_us = e.rt_max_us;
 		p->rt_budget_excess_us = e.rt_excess_us;
 		p->worst_period_at_ms = e.worst_at_ns / 1e6;
 		p->cfs_measured = t->cfs_rest && e.periods;
 		p->cfs_period_min_us = p->cfs_measured ? e.cfs_min_us : 0;
-		p->cfs_placement_us = p->cfs_measured && cfs ? placement_us(cfs, (uint64_t)(p->phase_us * 1000.0), period,
-								     whole_end) : 0;
+		p->cfs_placement_us = p->cfs_measured && cfs ? placement_us(cfs, &b) : 0;
 		p->throttle_ends_on_grid = ends_on_grid(rt_gaps, throttle_threshold_us, whole_end, p->phase_us * 1000.0, period,
 							&p->throttle_ends);
-		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, (uint64_t)(p->phase_us * 1000.0), period,
-					     whole_end);
+		p->per_period = periods_json(rt, t->cfs_rest ? cfs : NULL, &b);
+		free(buf);
 		/* ... plus the tick that finds the overrun. */
 		p->cfs_wait_bound_us = throttle_wait_bound_us((double)t->period_us, (double)(t->period_us - t->runtime_us),
 							      t->tick_us) + t->tick_us;
@@ -302,8 +402,8 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		p->fs_phase_us /= 1000.0;
 		p->fs_grid_step_us /= 1000.0;
 		p->fs_cfs_period_min_us = e.periods ? e.cfs_min_us : 0;
-		p->fs_placement_us = e.periods ? placement_us(cfs, (uint64_t)(p->fs_phase_us * 1000.0),
-							      (uint64_t)t->fs_period_us * 1000, end) : 0;
+		p->fs_placement_us = e.periods ? placement_on_grid(cfs, (uint64_t)(p->fs_phase_us * 1000.0),
+								   (uint64_t)t->fs_period_us * 1000, end) : 0;
 		if (!p->cfs_wait_bound_us || bound < p->cfs_wait_bound_us)
 			p->cfs_wait_bound_us = bound;
 	}
@@ -319,6 +419,8 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
 		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
+		json_add_int(rt_metrics, "grid_searched", !p->kernel_grid);
+		json_add_double(rt_metrics, "boundary_run_us", p->boundary_run_us);
 		json_add_double(rt_metrics, "stall_max_us", p->stall_max_us);
 		json_add_int(rt_metrics, "throttle_ends_on_grid", p->throttle_ends_on_grid);
 		/* Not sampled (a record of gap ends only): no bound on the error, so no figure to name. */
@@ -366,8 +468,15 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 	}
 	if (t->rt_limit) {
 		json_add_int(obj, "periods", p->periods);
+		json_add_str(obj, "grid", p->kernel_grid ? "kernel" : "searched");
+		if (t->grid_why[0])
+			json_add_str(obj, "grid_why", t->grid_why);
 		json_add_double(obj, "grid_phase_us", p->phase_us);
 		json_add_double(obj, "grid_step_us", p->grid_step_us);
+		if (p->kernel_grid) {
+			json_add_bool(obj, "partial_periods_judged", t->partial_periods);
+			json_add_double(obj, "boundary_run_us", p->boundary_run_us);
+		}
 	}
 	if (t->rt_limit && p->rt_measured) {
 		json_add_int(obj, "throttle_ends", p->throttle_ends);

@@ -5,10 +5,12 @@
  * runtime in every one of its periods. Neither depends on how the kernel interleaves the two,
  * so, unlike event counts or medians, these hold on every correct kernel whatever the phase.
  *
- * The period grid is the kernel's timer, which a task cannot see: the grid judged is the one,
- * among all phases, on which the kernel comes closest to keeping its promise (with the ends of
- * the throttle gaps among the phases tried, since a throttle ends on a boundary). A kernel that
- * breaks the promise on every grid fails; one that keeps it on its own grid passes.
+ * The periods are the kernel's own where the trace recorded its RT period timer's firings
+ * (kernel_grid.h): no phase is searched, and the part periods at the window's ends are judged
+ * too. Without that record the grid judged is the one, among all phases, on which the kernel
+ * comes closest to keeping its promise (with the ends of the throttle gaps among the phases
+ * tried, since a throttle ends on a boundary): a kernel that breaks the promise on every grid
+ * fails, but a late throttle carried over may hide in a phase that splits it off.
  */
 #ifndef RTT_PROMISE_H
 #define RTT_PROMISE_H
@@ -35,6 +37,15 @@ struct promise_terms {
 	 * only part of its last period. 0: periods may end at the window's end.
 	 */
 	double periods_end_us;
+	/*
+	 * The kernel's RT period boundaries within the window (ns from its start, ascending): its
+	 * period timer's firings as traced. NULL: the grid is searched. `partial_periods`: the
+	 * part periods at the window's ends are judged too (RT ran only the result's policy there).
+	 */
+	const uint64_t *kernel_bounds_ns;
+	int kernel_bounds;
+	bool partial_periods;
+	char grid_why[200];	/* where the grid came from, or why it was searched */
 	char why[200];		/* which promises, and why the others do not apply */
 };
 
@@ -43,6 +54,8 @@ struct promise {
 	int periods;			/* whole periods in the window */
 	bool rt_measured;		/* the RT task is a spinner whose timeline is known */
 	double phase_us, grid_step_us;	/* the grid judged: first boundary after the window start */
+	bool kernel_grid;		/* the kernel's own boundaries (grid_step_us 0), not a searched phase */
+	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
 	double rt_period_max_us;	/* the most RT CPU time in one period */
 	double rt_budget_excess_us;	/* the most RT ran beyond n x runtime in any n consecutive periods */
 	double worst_period_at_ms;	/* start of the period with the most RT */

@@ -11,6 +11,7 @@
 #include "judge.h"
 #include "load.h"
 #include "metrics.h"
+#include "kernel_grid.h"
 #include "promise.h"
 #include "quantity.h"
 #include "report.h"
@@ -698,9 +699,9 @@ static int measured_task(const struct run_ctx *ctx, int count, enum task_role ro
  * The promise's figures, period by period, for a FIFO hog and the CFS task beside it: added
  * to their metrics for the checks. Returns whether the window has them.
  */
-static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const struct limiter *limiter,
-			    const struct window_align *align, int count, json_object **metrics, struct promise_terms *terms,
-			    struct promise *out)
+static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const struct policy *p,
+			    const struct limiter *limiter, const struct window_align *align, json_object *trace, int count,
+			    json_object **metrics, struct promise_terms *terms, struct promise *out)
 {
 	int hog = measured_task(ctx, count, ROLE_HOG, -1), victim = measured_task(ctx, count, ROLE_VICTIM, SCHED_OTHER);
 	/* A periodic RT task sleeps between jobs: its CPU time is known per job, not per instant. */
@@ -709,13 +710,26 @@ static bool measure_promise(struct run_ctx *ctx, const struct policy *p, const s
 	bool with_rt = hog >= 0 && rt && cpu_timeline_build(&ctx->shm->task[hog], rt);
 	bool with_cfs = victim >= 0 && cfs && cpu_timeline_build(&ctx->shm->task[victim], cfs);
 	bool have = with_rt || (with_cfs && periodic >= 0);
+	uint64_t *bounds = NULL;
 
 	if (have) {
+		/* Periods end where the timelines do (a little before the window's end). */
+		uint64_t known = with_rt ? rt->end_ns : cfs->end_ns;
+
 		promise_terms_for(&ctx->model, limiter, p->runtime_us, p->period_us, with_cfs, terms);
 		terms->periods_end_us = aligned_periods_end_us(ctx->shm, align, ctx->model.tick_us);
+		if (with_cfs && cfs->end_ns < known)
+			known = cfs->end_ns;
+		terms->kernel_bounds = kernel_grid_bounds(trace, (uint64_t)p->period_us * 1000, known, &bounds,
+							  terms->grid_why, sizeof(terms->grid_why));
+		terms->kernel_bounds_ns = bounds;
+		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
+		terms->partial_periods = !s->lead_in_count;
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
 				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
+		terms->kernel_bounds_ns = NULL;
+		free(bounds);
 	}
 	free(rt);
 	free(cfs);
@@ -769,7 +783,7 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 	struct window_align align = { .period_ns = ctx->opt->settle == SETTLE_TIMER && p->runtime_us >= 0 &&
 						    !s->cgroup_count ? (uint64_t)p->period_us * 1000ull : 0 };
 	struct task_config tasks[TASKS_MAX];
-	json_object *res = case_json(s, p, sweep, rep), *arr, *metrics[TASKS_MAX] = { 0 };
+	json_object *res = case_json(s, p, sweep, rep), *arr, *trace, *metrics[TASKS_MAX] = { 0 };
 	char name[192], why[320] = "", cell[48], unjudged[1024];
 	enum window_status status;
 	struct limiter limiter;
@@ -835,12 +849,12 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i]), ctx->shm->start_ns));
 	}
 	cyclictest_span_metrics(ctx->shm->task, metrics, count);
-	promised = measure_promise(ctx, p, &limiter, &align, count, metrics, &terms, &promise);
 	json_object_object_add(res, "tasks", arr);
-	json_object_object_add(res, "trace", trace_case_json(ctx->trace, ctx->shm, traced,
-							      threshold_for(ctx, &limiter, ROLE_HOG),
-							      (uint64_t)p->period_us * 1000ull,
-							      (uint64_t)(ctx->model.tick_us * 1000)));
+	/* The trace first: its record of the RT period timer lays the promise's periods. */
+	trace = trace_case_json(ctx->trace, ctx->shm, traced, threshold_for(ctx, &limiter, ROLE_HOG),
+				(uint64_t)p->period_us * 1000ull, (uint64_t)(ctx->model.tick_us * 1000));
+	json_object_object_add(res, "trace", trace);
+	promised = measure_promise(ctx, s, p, &limiter, &align, trace, count, metrics, &terms, &promise);
 	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, traced, &kept,
 				   unjudged, sizeof(unjudged), may_retry, &hollow);
 	for (int i = 0; i < count; i++)

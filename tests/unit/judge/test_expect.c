@@ -484,7 +484,7 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 static const char textbook_hog[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 9,"
 	" \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
-	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 static const char textbook_victim[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
 	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
@@ -521,7 +521,7 @@ TEST(judge_fifo_hog_textbook_classic)
 	n = hog_case_judge(6, 1, 0, "default", 0,
 			   "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.951, \"periods_span_s\": 9,"
 			   " \"gap_max_us\": 54000, \"throttle_events\": 11, \"throttle_interval_us\": 1004000,"
-			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
+			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
 			   textbook_victim);
 	CHECK(failed_checks(hc.checks, n) == 0, "a tick off fails %d checks", failed_checks(hc.checks, n));
 	report_failures("tick off", hc.checks, n);
@@ -551,7 +551,7 @@ TEST(judge_throttle_events_of_a_window_cut_at_a_firing)
 	n = hog_case_judge(6, 1, 0, "default", 0,
 			   "{\"window_s\": 9.7, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 8,"
 			   " \"gap_max_us\": 50000, \"throttle_events\": 8, \"throttle_interval_us\": 1000000,"
-			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100,"
+			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1,"
 			   " \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
 			   textbook_victim);
 	c = find_check(hc.checks, n, "hog", "throttle_events");
@@ -561,7 +561,7 @@ TEST(judge_throttle_events_of_a_window_cut_at_a_firing)
 	n = hog_case_judge(6, 1, 0, "default", 0,
 			   "{\"window_s\": 9.7, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 8,"
 			   " \"gap_max_us\": 50000, \"throttle_events\": 7, \"throttle_interval_us\": 1000000,"
-			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100,"
+			   " \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1,"
 			   " \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
 			   textbook_victim);
 	c = find_check(hc.checks, n, "hog", "throttle_events");
@@ -582,7 +582,7 @@ TEST(judge_hollow_tolerance_is_unjudged_not_passed)
 	static const char dead_hog[] =
 		"{\"window_s\": 10, \"cpu_share\": 1.0, \"cpu_share_periods\": 1.0, \"periods_span_s\": 9,"
 		" \"gap_max_us\": 100, \"throttle_events\": 0, \"rt_budget_excess_us\": 450000, \"rt_periods\": 9,"
-		" \"grid_step_us\": 100, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+		" \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
 	static const char starved_victim[] =
 		"{\"window_s\": 10, \"cpu_share\": 0.0, \"cpu_share_periods\": 0.0, \"periods_span_s\": 9,"
 		" \"starvation_max_us\": 10000000, \"cfs_period_min_us\": 0, \"fs_period_min_us\": 0,"
@@ -1195,7 +1195,7 @@ TEST(lone_hog_without_rt_groups_is_not_throttled)
 	};
 	const char *const lone_throttled[] = {
 		"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 1, \"gap_max_us\": 50000,"
-		       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+		       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"cpu_sample_us\": 250}", NULL,
 	};
 	struct regime_observation o;
 	const struct check *c;
@@ -1226,11 +1226,11 @@ TEST(lone_hog_without_rt_groups_is_not_throttled)
 	{
 		const char *const shortened[] = {
 			"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 2, \"gap_max_us\": 31612,"
-			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"cpu_sample_us\": 250}", NULL,
 		};
 		const char *const too_long[] = {
 			"hog", "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 2, \"gap_max_us\": 70000,"
-			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"cpu_sample_us\": 250}", NULL,
+			       " \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"cpu_sample_us\": 250}", NULL,
 		};
 
 		sj_others_us = 18400;

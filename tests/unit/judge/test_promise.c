@@ -94,6 +94,9 @@ struct outcome {
 
 static struct task_record hog_rec, victim_rec;
 static struct cpu_timeline hog_tl, victim_tl;
+/* The kernel's boundaries the next judge() uses (its period timer's firings), or none: searched. */
+static const uint64_t *kernel_bounds;
+static int kernel_bound_count;
 
 static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_us, bool rt_limit, bool fs,
 		  struct outcome *o)
@@ -107,6 +110,9 @@ static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_u
 	o->t.fs_runtime_us = 50000;
 	o->t.fs_period_us = 1000000;
 	o->t.tick_us = 4000;
+	o->t.kernel_bounds_ns = kernel_bounds;
+	o->t.kernel_bounds = kernel_bound_count;
+	o->t.partial_periods = kernel_bounds != NULL;
 	record_of(s, RT, &hog_rec);
 	record_of(s, CFS, &victim_rec);
 	CHECK(cpu_timeline_build(&hog_rec, &hog_tl) && cpu_timeline_build(&victim_rec, &victim_tl), "timelines");
@@ -496,4 +502,69 @@ TEST(promise_cpu_charged_inside_a_gap_is_unplaced)
 	promise_measure(&t, NULL, &victim_tl, NULL, &victim_rec.gaps, 25000, &p);
 	CHECK(p.cfs_measured && p.cfs_placement_us >= charged / 1000.0, "inside the gap: %.1f us", p.cfs_placement_us);
 	promise_release(&p);
+}
+
+/* judge() on the kernel's boundaries `at` (its period timer's firings). */
+static void judge_on_kernel_grid(const uint64_t *at, int n, const struct schedule *s, int64_t runtime_us,
+				 int64_t period_us, struct outcome *o)
+{
+	kernel_bounds = at;
+	kernel_bound_count = n;
+	judge(s, runtime_us, period_us, true, false, o);
+	kernel_bounds = NULL;
+	kernel_bound_count = 0;
+}
+
+/* The period timer fires at 980 ms + k s; RT may run 950 ms between two firings. */
+static const uint64_t firings[] = { 980 * MS, 1980 * MS };
+
+/*
+ * The hog starts with the window, the kernel throttles it 12 ms (three ticks) late and carries
+ * the overrun: the next period RT gets 12 ms less. A grid searched for the kernel's best phase
+ * judges whole periods only and finds one through the throttle's end with RT under budget;
+ * the kernel's own boundaries judge the first part period too, 12 ms over.
+ */
+TEST(promise_kernel_grid_catches_a_late_throttle_carried_over)
+{
+	struct outcome searched, kernel;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 2500 * MS;
+	runs(&sched, 0, 962 * MS, RT);
+	runs(&sched, 962 * MS, 980 * MS, CFS);
+	runs(&sched, 980 * MS, 1918 * MS, RT);
+	runs(&sched, 1918 * MS, 1980 * MS, CFS);
+	runs(&sched, 1980 * MS, 2500 * MS, RT);
+	judge(&sched, 950000, 1000000, true, false, &searched);
+	judge_on_kernel_grid(firings, 2, &sched, 950000, 1000000, &kernel);
+	CHECK(kernel.p.kernel_grid && !searched.p.kernel_grid, "grids: kernel %d, searched %d", kernel.p.kernel_grid,
+	      searched.p.kernel_grid);
+	CHECK(kernel.p.rt_budget_excess_us >= 12000 - 1, "the kernel's grid: 12 ms over, excess %.1f us",
+	      kernel.p.rt_budget_excess_us);
+	CHECK(kernel.p.grid_step_us == 0 && kernel.p.periods == 1, "no step, 1 whole period: %.1f, %d",
+	      kernel.p.grid_step_us, kernel.p.periods);
+	CHECK(searched.p.rt_budget_excess_us <= 0, "a searched grid hides it: excess %.1f us",
+	      searched.p.rt_budget_excess_us);
+}
+
+/*
+ * RT still running at a firing (under its budget there) ran its last tick into the next
+ * period's account: a run of periods up to that firing may hold it beyond its budget. Where
+ * RT is throttled at every firing there is no such allowance.
+ */
+TEST(promise_kernel_grid_allows_the_tick_run_into_a_firing)
+{
+	static const uint64_t at[] = { 500 * MS, 1500 * MS };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 2000 * MS;
+	runs(&sched, 0, 500 * MS, CFS);
+	runs(&sched, 500 * MS, 548 * MS, CFS);
+	runs(&sched, 548 * MS, 1500 * MS, RT);	/* 952 ms: the throttle's tick came after the firing */
+	runs(&sched, 1500 * MS, 1502 * MS, RT);
+	runs(&sched, 1502 * MS, 2000 * MS, CFS);
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(fabs(o.p.boundary_run_us - 4000) < 300, "RT ran the tick before the firing: %.1f us", o.p.boundary_run_us);
+	CHECK(o.p.rt_budget_excess_us <= 0, "2 ms over, 4 ms of it counted on: excess %.1f us", o.p.rt_budget_excess_us);
 }

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The kernel's RT period boundaries from its traced period timer firings. */
+#include "kernel_grid.h"
+#include "json_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Firings this far off a multiple of the period from the one before lie on another grid. */
+#define OFF_GRID_SHARE 0.25
+/*
+ * A window ending this little before a firing ends on that boundary: the period it cuts
+ * misses at most this much, less than the tick every period check allows.
+ */
+#define END_SLACK_NS 1000000.0
+/* At most this many periods filled in between two firings. */
+#define FILL_MAX 1000
+
+int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why,
+		       size_t why_len)
+{
+	json_object *timer, *fired, *at;
+	size_t count, n = 0;
+	double prev = NAN;
+	uint64_t *bounds;
+
+	*out = NULL;
+	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded")) {
+		snprintf(why, why_len, "not traced (%s): the grid is searched", trace ? json_get_str(trace, "status", "?") : "no trace");
+		return 0;
+	}
+	if (!json_object_object_get_ex(trace, "rt_timer", &timer) || json_get_int64(timer, "timers", 0) != 1 ||
+	    !json_object_object_get_ex(timer, "fired_at_ms", &fired) || json_object_array_length(fired) != 1) {
+		snprintf(why, why_len, "the trace holds %lld RT period timers, not one: the grid is searched",
+			 (long long)(timer ? json_get_int64(timer, "timers", 0) : 0));
+		return 0;
+	}
+	at = json_object_array_get_idx(fired, 0);
+	count = json_object_array_length(at);
+	bounds = malloc((count + FILL_MAX + 1) * sizeof(*bounds));
+	if (!bounds) {
+		snprintf(why, why_len, "out of memory: the grid is searched");
+		return 0;
+	}
+	for (size_t i = 0; i < count; i++) {
+		double ns = json_object_get_double(json_object_array_get_idx(at, i)) * 1e6;
+
+		if (!isnan(prev)) {
+			double periods = (ns - prev) / (double)period_ns, whole = round(periods);
+
+			if (whole < 1 || fabs(periods - whole) > OFF_GRID_SHARE) {
+				snprintf(why, why_len, "RT period timer firings %.3f ms apart, off the %.0f ms grid: the grid is searched",
+					 (ns - prev) / 1e6, period_ns / 1e6);
+				free(bounds);
+				return 0;
+			}
+			/* A period the timer skipped: its boundary on the grid of the firing before. */
+			for (int k = 1; k < (int)whole && n < count + FILL_MAX - 1; k++) {
+				double fill = prev + k * (double)period_ns;
+
+				if (fill > 0 && fill <= (double)window_ns)
+					bounds[n++] = (uint64_t)fill;
+			}
+		}
+		if (ns > 0 && ns <= (double)window_ns && n < count + FILL_MAX)
+			bounds[n++] = (uint64_t)ns;
+		prev = ns;
+	}
+	if (!n) {
+		snprintf(why, why_len, "the RT period timer did not fire in the window: the grid is searched");
+		free(bounds);
+		return 0;
+	}
+	/* A window cut just before a firing (aligned end) ends on the kernel's boundary. */
+	if (!isnan(prev) && prev > (double)window_ns && prev - (double)window_ns <= END_SLACK_NS &&
+	    bounds[n - 1] < window_ns) {
+		bounds[n++] = window_ns;
+		snprintf(why, why_len, "the kernel's: its RT period timer's %zu firings in the window, as traced, and the "
+			 "window's end %.3f ms before the next", n - 1, (prev - (double)window_ns) / 1e6);
+	} else {
+		snprintf(why, why_len, "the kernel's: its RT period timer's %zu firings in the window, as traced", n);
+	}
+	*out = bounds;
+	return (int)n;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel's own RT period boundaries in a window, from the trace's record of its period
+ * timer's firings (the case's `trace.rt_timer` block): the instants RT's account is refilled.
+ * Judging periods between them needs no search for a favourable phase, which could lay its
+ * grid across a late throttle's gap and hide the overrun.
+ */
+#ifndef RTT_KERNEL_GRID_H
+#define RTT_KERNEL_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/*
+ * Fills *out (malloc'ed, ascending, ns from the window start, within (0, window_ns]) and
+ * returns how many, from the trace block `trace`. A period the timer did not fire in (it
+ * stops while RT is idle and restarts on the same grid) gets its boundary on that grid:
+ * one budget over several periods promises no more per period; a window cut less than 1 ms
+ * before a firing (aligned end) ends on a boundary. Returns 0 and says why in
+ * `why` when the trace cannot give the grid: not recorded, not exactly one timer, no firing
+ * in the window, or firings off each other's grid (the period changed, or a timer restarted
+ * on another grid).
+ */
+int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why,
+		       size_t why_len);
+
+#endif

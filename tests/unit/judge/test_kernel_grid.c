@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The kernel's RT period boundaries read from a case's trace block. */
+#include "kernel_grid.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MS 1000000ull
+
+static int bounds_of(const char *trace_json, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why)
+{
+	json_object *trace = json_tokener_parse(trace_json);
+	int n;
+
+	CHECK(trace != NULL, "fixture parses");
+	n = kernel_grid_bounds(trace, period_ns, window_ns, out, why, 200);
+	json_object_put(trace);
+	return n;
+}
+
+TEST(kernel_grid_from_the_traced_firings)
+{
+	char why[200];
+	uint64_t *b;
+	/* As traced at the default: one firing before the window, one 7 us after its end. */
+	int n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+			  "[[-41.39465, 958.605389, 1958.605868, 2958.605996]]}}", 1000 * MS, 2958598984ull, &b, why);
+
+	CHECK(n == 3 && b[0] == 958605389ull && b[1] == 1958605868ull && b[2] == 2958598984ull, "%d boundaries: %s", n,
+	      why);
+	CHECK(strstr(why, "the kernel's") != NULL, "says where they came from: %s", why);
+	free(b);
+	/* A window its aligned end cut 0.1 ms before the next firing ends on that boundary. */
+	n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		      "[[938.979697, 1938.981524]]}}", 1000 * MS, 1938872432ull, &b, why);
+	CHECK(n == 2 && b[0] == 938979697ull && b[1] == 1938872432ull, "%d boundaries: %s", n, why);
+	CHECK(strstr(why, "0.109 ms before the next") != NULL, "says so: %s", why);
+	free(b);
+	/* 2 ms before it: the cut period is no whole one. */
+	n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		      "[[938.979697, 1938.981524]]}}", 1000 * MS, 1936981524ull, &b, why);
+	CHECK(n == 1 && b[0] == 938979697ull, "%d boundaries: %s", n, why);
+	free(b);
+}
+
+TEST(kernel_grid_fills_a_period_the_timer_skipped)
+{
+	char why[200];
+	uint64_t *b;
+	int n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": [[100, 2100.5]]}}",
+			  1000 * MS, 3000 * MS, &b, why);
+
+	CHECK(n == 3 && b[0] == 100 * MS && b[1] == 1100 * MS && b[2] == 2100500000ull, "%d boundaries: %s", n, why);
+	free(b);
+}
+
+TEST(kernel_grid_searched_where_the_trace_cannot_give_it)
+{
+	static const char *const traces[] = {
+		"{\"status\": \"not recorded: --no-trace\"}",
+		"{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 3, \"fired_at_ms\": [[100], [200], [300]]}}",
+		"{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": [[100, 600]]}}",
+		"{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": [[-10]]}}",
+	};
+	static const char *const because[] = { "not traced", "3 RT period timers", "off the 1000 ms grid",
+						"did not fire in the window" };
+
+	for (size_t i = 0; i < sizeof(traces) / sizeof(traces[0]); i++) {
+		char why[200] = "";
+		uint64_t *b = (uint64_t *)1;
+		int n = bounds_of(traces[i], 1000 * MS, 3000 * MS, &b, why);
+
+		CHECK(n == 0 && b == NULL, "%zu: %d boundaries", i, n);
+		CHECK(strstr(why, because[i]) && strstr(why, "searched"), "%zu: %s", i, why);
+	}
+	CHECK(kernel_grid_bounds(NULL, 1000 * MS, 3000 * MS, &(uint64_t *){ NULL }, (char[200]){ 0 }, 200) == 0,
+	      "no trace block");
+}
