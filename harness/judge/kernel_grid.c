@@ -68,6 +68,20 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 			bounds[n++] = (uint64_t)ns;
 		prev = ns;
 	}
+	/*
+	 * Before the first firing recorded: the grid holds back to the window start (a firing the
+	 * trace lost where another CPU's buffer overran, or a period the timer skipped).
+	 */
+	if (n) {
+		int before = (int)(bounds[0] / period_ns);
+
+		if (before > 0 && n + (size_t)before <= count + FILL_MAX) {
+			memmove(bounds + before, bounds, n * sizeof(*bounds));
+			for (int k = 0; k < before; k++)
+				bounds[k] = bounds[before] - (uint64_t)(before - k) * period_ns;
+			n += (size_t)before;
+		}
+	}
 	if (!n) {
 		snprintf(why, why_len, "the RT period timer did not fire in the window: the grid is searched");
 		free(bounds);
@@ -77,10 +91,10 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 	if (!isnan(prev) && prev > (double)window_ns && prev - (double)window_ns <= END_SLACK_NS &&
 	    bounds[n - 1] < window_ns) {
 		bounds[n++] = window_ns;
-		snprintf(why, why_len, "the kernel's: its RT period timer's %zu firings in the window, as traced, and the "
-			 "window's end %.3f ms before the next", n - 1, (prev - (double)window_ns) / 1e6);
+		snprintf(why, why_len, "the kernel's: its RT period timer's firings as traced (%zu boundaries in the "
+			 "window), and the window's end %.3f ms before the next", n - 1, (prev - (double)window_ns) / 1e6);
 	} else {
-		snprintf(why, why_len, "the kernel's: its RT period timer's %zu firings in the window, as traced", n);
+		snprintf(why, why_len, "the kernel's: its RT period timer's firings as traced (%zu boundaries in the window)", n);
 	}
 	*out = bounds;
 	return (int)n;

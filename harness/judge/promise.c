@@ -412,8 +412,11 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
 			 json_object *cfs_metrics)
 {
-	/* Only what was measured over at least one whole period: no check judges a placeholder. */
-	if (t->rt_limit && p->rt_measured && p->periods && rt_metrics) {
+	/*
+	 * Only what was measured over at least one whole period, or on the kernel's grid a part
+	 * one: no check judges a placeholder.
+	 */
+	if (t->rt_limit && p->rt_measured && (p->periods || (p->kernel_grid && t->partial_periods)) && rt_metrics) {
 		json_add_int(rt_metrics, "rt_periods", p->periods);
 		json_add_double(rt_metrics, "rt_period_max_us", p->rt_period_max_us);
 		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);

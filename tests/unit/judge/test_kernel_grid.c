@@ -55,6 +55,18 @@ TEST(kernel_grid_fills_a_period_the_timer_skipped)
 	free(b);
 }
 
+/* Seen: another CPU's buffer overran and lost the firing at 955 ms; the grid holds back to the start. */
+TEST(kernel_grid_holds_back_before_the_first_firing_recorded)
+{
+	char why[200];
+	uint64_t *b;
+	int n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": [[1955.243923]]}}",
+			  1000 * MS, 1960 * MS, &b, why);
+
+	CHECK(n == 2 && b[0] == 955243923ull && b[1] == 1955243923ull, "%d boundaries: %s", n, why);
+	free(b);
+}
+
 TEST(kernel_grid_searched_where_the_trace_cannot_give_it)
 {
 	static const char *const traces[] = {
