@@ -57,7 +57,7 @@ void promise_terms_for(const struct kernel_model *km, const struct limiter *l, i
 bool promise_metric(const char *metric)
 {
 	static const char *const names[] = {
-		"rt_budget_excess_us", "rt_period_max_us", "cfs_period_min_us", "fs_period_min_us",
+		"rt_budget_excess_us", "rt_period_max_us", "rt_period_top_us", "cfs_period_min_us", "fs_period_min_us",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -69,6 +69,7 @@ bool promise_metric(const char *metric)
 struct grid_eval {
 	int periods;
 	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
+	double rt_top_us;	/* the most RT ran in a whole period, with its start boundary's shift */
 };
 
 /*
@@ -144,9 +145,17 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 	e->cfs_min_us = INFINITY;
 	if (partial && b->n && b->at[0] > 0)
 		eval_period(rt, NULL, 0, b->at[0], runtime_us, boundary_shift_us(rt, b->at[0], tick_ns), false, &run, e);
-	for (int k = 0; k + 1 < b->n; k++)
+	for (int k = 0; k + 1 < b->n; k++) {
 		eval_period(rt, cfs, b->at[k], b->at[k + 1], runtime_us, boundary_shift_us(rt, b->at[k + 1], tick_ns), true,
 			    &run, e);
+		/*
+		 * The kernel counted in this period at most what ran in it plus what ran in the tick
+		 * before its start (counted on after the firing): the most it could have let RT run.
+		 */
+		if (rt)
+			e->rt_top_us = fmax(e->rt_top_us, cpu_timeline_between(rt, b->at[k], b->at[k + 1]) / 1000.0 +
+								  boundary_shift_us(rt, b->at[k], tick_ns));
+	}
 	if (partial && b->n && b->at[b->n - 1] < end)
 		eval_period(rt, NULL, b->at[b->n - 1], end, runtime_us, 0, false, &run, e);
 }
@@ -375,6 +384,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 		}
 		p->periods = e.periods;
 		p->rt_period_max_us = e.rt_max_us;
+		p->rt_period_top_us = e.rt_top_us;
 		p->rt_budget_excess_us = e.rt_excess_us;
 		p->worst_period_at_ms = e.worst_at_ns / 1e6;
 		p->cfs_measured = t->cfs_rest && e.periods;
@@ -419,6 +429,9 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 	if (t->rt_limit && p->rt_measured && (p->periods || (p->kernel_grid && t->partial_periods)) && rt_metrics) {
 		json_add_int(rt_metrics, "rt_periods", p->periods);
 		json_add_double(rt_metrics, "rt_period_max_us", p->rt_period_max_us);
+		/* A floor on the most RT got needs a whole period. */
+		if (p->periods)
+			json_add_double(rt_metrics, "rt_period_top_us", p->rt_period_top_us);
 		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
 		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
@@ -485,6 +498,7 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 		json_add_int(obj, "throttle_ends", p->throttle_ends);
 		json_add_int(obj, "throttle_ends_on_grid", p->throttle_ends_on_grid);
 		json_add_double(obj, "rt_period_max_us", p->rt_period_max_us);
+		json_add_double(obj, "rt_period_top_us", p->rt_period_top_us);
 		json_add_double(obj, "rt_budget_excess_us", p->rt_budget_excess_us);
 		json_add_double(obj, "worst_period_at_ms", p->worst_period_at_ms);
 		json_add_double(obj, "stall_max_us", p->stall_max_us);

@@ -57,6 +57,13 @@ struct promise {
 	bool kernel_grid;		/* the kernel's own boundaries (grid_step_us 0), not a searched phase */
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
 	double rt_period_max_us;	/* the most RT CPU time in one period */
+	/*
+	 * The most RT time the kernel may have counted in one whole period: its CPU time there
+	 * plus what it ran in the tick before the period's firing (the kernel counts that on).
+	 * A kernel that lets RT run its runtime shows it in some period; one that throttles RT
+	 * short of it (or a fair server larger than its setting) cannot.
+	 */
+	double rt_period_top_us;
 	double rt_budget_excess_us;	/* the most RT ran beyond n x runtime in any n consecutive periods */
 	double worst_period_at_ms;	/* start of the period with the most RT */
 	bool cfs_measured;

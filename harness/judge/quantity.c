@@ -330,6 +330,40 @@ Q(fair_server) { *v = JC->model->fair_server && has_cfs_task(qc->s); return true
 Q(fs_runtime_us) { *v = (double)JC->model->fs_runtime_us; return true; }
 Q(fs_period_us) { *v = (double)JC->model->fs_period_us; return true; }
 
+/*
+ * The least a spinning RT task must get in its best whole period: its runtime, less what a
+ * fair server serving a CFS task there may take beyond the throttle's slot. A period as long
+ * as the server's or longer spans its slots, which may all miss the throttle's: the floor
+ * allows each. A shorter one may hold none: each of the server's slots in the window touches
+ * at most ceil(its runtime / period) + 1 whole periods, so with more whole periods than they
+ * can touch, one ran the whole runtime. `periods`: the whole periods judged.
+ */
+static double rt_period_floor_us(const struct judge_context *jc, const struct scenario *s, double periods)
+{
+	const struct kernel_model *km = jc->model;
+	double runtime = (double)jc->policy->runtime_us, period = (double)jc->policy->period_us;
+	double fs_period = (double)km->fs_period_us, fs_runtime = (double)km->fs_runtime_us, slots, touched;
+
+	if (!km->fair_server || !has_cfs_task(s) || fs_period <= 0 || fs_runtime <= 0 || period <= 0)
+		return runtime;
+	if (period < fs_period) {
+		slots = ceil(jc->window_s * 1e6 / fs_period) + 1;
+		touched = slots * (ceil(fs_runtime / period) + 1);
+		if (periods > touched)
+			return runtime;
+	}
+	return fmin(runtime, period - fs_runtime * ceil(period / fs_period));
+}
+
+Q(rt_period_floor_us)
+{
+	bool found;
+	double periods = metric_at(JC->metrics[qc->task], "rt_periods", &found);
+
+	*v = rt_period_floor_us(JC, qc->s, found ? periods : 0);
+	return true;
+}
+
 /* The fair server's promise is measured only over two of its periods (promise.c). */
 Q(fs_periods_in_window)
 {
@@ -444,6 +478,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(tick_stretch, "ratio", "CPU time counted per tick over the tick (>= 1)"),
 	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
 	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),
+	QUANTITY(rt_period_floor_us, "us", "the least a spinning RT task gets in its best whole period: its runtime, less the fair server's runtime for each of the server's periods an RT period spans where it serves a CFS task, unless the window holds more whole RT periods than the server's slots can touch"),
 	QUANTITY(fs_period_us, "us", "the fair server's period (debugfs where readable, else the kernel's default)"),
 	QUANTITY(fs_periods_in_window, "count", "the window in fair-server periods (its promise is measured over two)"),
 	QUANTITY(fs_interleaves, "flag", "1 when the fair server may cut in between RT throttling's slots: counts, intervals and medians then follow how the phases meet"),

@@ -484,7 +484,8 @@ static int hog_case_judge(int major, int minor, int rg, const char *policy, doub
 static const char textbook_hog[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 9,"
 	" \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
-	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250}";
+	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250,"
+	" \"rt_periods\": 9, \"rt_period_top_us\": 950000}";
 static const char textbook_victim[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
 	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
@@ -521,7 +522,8 @@ TEST(judge_fifo_hog_textbook_classic)
 	n = hog_case_judge(6, 1, 0, "default", 0,
 			   "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.951, \"periods_span_s\": 9,"
 			   " \"gap_max_us\": 54000, \"throttle_events\": 11, \"throttle_interval_us\": 1004000,"
-			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250}",
+			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250,"
+			   " \"rt_periods\": 9, \"rt_period_top_us\": 946000}",
 			   textbook_victim);
 	CHECK(failed_checks(hc.checks, n) == 0, "a tick off fails %d checks", failed_checks(hc.checks, n));
 	report_failures("tick off", hc.checks, n);
@@ -540,6 +542,35 @@ TEST(judge_fifo_hog_textbook_classic)
  * just after a firing sees 8 slots close (measured 28 in 2.977 s at 80000/100000). Expected
  * 9, one away; rounding expected 10.
  */
+/*
+ * The 2008 argument: a kernel that throttles RT at 0.90 although the settings leave it 0.95.
+ * The hog's share lies in the fair server's band and every one-sided check holds; the most RT
+ * ran in a whole period (900 ms of 950, the same in each) shows it. A 50 ms fair server beside
+ * a 1 s period may take its slot besides the throttle's, so 0.90 of a 500 ms period passes.
+ */
+TEST(judge_rt_throttled_short_of_its_runtime_fails)
+{
+	static const char short_hog[] =
+		"{\"window_s\": 10, \"cpu_share\": 0.90, \"cpu_share_periods\": 0.90, \"periods_span_s\": 9,"
+		" \"gap_max_us\": 100000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
+		" \"throttle_gap_median_us\": 100000, \"rt_budget_excess_us\": -450000, \"grid_step_us\": 0,"
+		" \"grid_searched\": 0, \"stall_max_us\": 0, \"cpu_sample_us\": 250, \"rt_periods\": 9,"
+		" \"rt_period_top_us\": 900000}";
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	n = hog_case_judge(6, 1, 0, "default", 0, short_hog, textbook_victim);
+	c = find_check(hc.checks, n, "hog", "rt_period_top_us");
+	CHECK(c && c->was_measured && !c->hollow && !c->passed && NEAR(c->expected, 950000) && c->detects == 50000,
+	      "900 ms of 950 a period: %s against %.0f +- %.0f", c ? (c->passed ? "passed" : "failed") : "no check",
+	      c ? c->expected : -1, c ? c->tolerance : -1);
+	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
+	CHECK(c && c->passed, "the budget's upper side holds: excess %.0f", c ? c->measured : -1);
+	hog_case_unload();
+}
+
 TEST(judge_throttle_events_of_a_window_cut_at_a_firing)
 {
 	const struct check *c;

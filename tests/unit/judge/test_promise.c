@@ -568,3 +568,22 @@ TEST(promise_kernel_grid_allows_the_tick_run_into_a_firing)
 	CHECK(fabs(o.p.boundary_run_us - 4000) < 300, "RT ran the tick before the firing: %.1f us", o.p.boundary_run_us);
 	CHECK(o.p.rt_budget_excess_us <= 0, "2 ms over, 4 ms of it counted on: excess %.1f us", o.p.rt_budget_excess_us);
 }
+
+/*
+ * The most RT ran in a whole period between the kernel's firings: the runtime on a kernel
+ * that lets RT use it, 900 ms of 950 on one that throttles it short, whatever the phase.
+ */
+TEST(promise_kernel_grid_top_period_shows_rt_short_changed)
+{
+	static const uint64_t at[] = { 300 * MS, 1300 * MS, 2300 * MS };
+	struct outcome kept, short_changed;
+
+	classic(&sched, 3000 * MS, 300 * MS, 1000 * MS, 950 * MS);
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &kept);
+	classic(&sched, 3000 * MS, 300 * MS, 1000 * MS, 900 * MS);
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &short_changed);
+	CHECK(fabs(kept.p.rt_period_top_us - 950000) < 300, "kept: top %.0f", kept.p.rt_period_top_us);
+	CHECK(fabs(short_changed.p.rt_period_top_us - 900000) < 300 && short_changed.p.rt_budget_excess_us < 0,
+	      "short-changed: top %.0f, excess %.0f", short_changed.p.rt_period_top_us,
+	      short_changed.p.rt_budget_excess_us);
+}
