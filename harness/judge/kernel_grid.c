@@ -99,3 +99,34 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 	*out = bounds;
 	return (int)n;
 }
+
+int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturbance **out, double *listed_from_us)
+{
+	json_object *tick, *late, *full;
+	size_t count;
+
+	*out = NULL;
+	*listed_from_us = 0;
+	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded") ||
+	    !json_object_object_get_ex(trace, "tick", &tick) || !json_object_object_get_ex(tick, "late", &late) ||
+	    !json_object_is_type(late, json_type_array) ||
+	    (json_object_object_get_ex(tick, "late_list_full", &full) && json_object_get_boolean(full)))
+		return -1;
+	count = json_object_array_length(late);
+	*listed_from_us = json_get_number(tick, "late_listed_from_us", 0);
+	if (!count)
+		return 0;
+	*out = calloc(count, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (size_t i = 0; i < count; i++) {
+		json_object *pair = json_object_array_get_idx(late, i);
+		double at_ns = json_object_get_double(json_object_array_get_idx(pair, 0)) * 1e6;
+		double late_ns = json_object_get_double(json_object_array_get_idx(pair, 1)) * 1e3;
+		double from = at_ns - late_ns - (double)tick_ns;
+
+		(*out)[i] = (struct disturbance){ from > 0 ? (uint64_t)from : 0, at_ns > 0 ? (uint64_t)at_ns : 0,
+						  late_ns / 1e3 };
+	}
+	return (int)count;
+}

@@ -26,4 +26,20 @@
 int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why,
 		       size_t why_len);
 
+/* A span the machine held the measured CPU, as an independent witness saw it. */
+struct disturbance {
+	uint64_t from_ns, to_ns;	/* from the window start */
+	double late_us;			/* how late the tick came */
+};
+
+/*
+ * The spans in which the trace saw the measured CPU's tick held back by at least its listing
+ * threshold (trace.tick.late, *listed_from_us): a held-back tick ending at A, L late, lies in
+ * [A - tick - L, A]. The tick runs in hard interrupt context above every task, so no
+ * scheduling decision delays it: the machine (steal, a host interrupt) did. Fills *out
+ * (malloc'ed) and returns how many; -1 when the trace has no such list (not traced, an older
+ * result, or more late ticks than it lists): then no period can be censored.
+ */
+int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturbance **out, double *listed_from_us);
+
 #endif

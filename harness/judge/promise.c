@@ -68,6 +68,8 @@ bool promise_metric(const char *metric)
 
 struct grid_eval {
 	int periods;
+	int censored;		/* periods left out, whole or part */
+	struct censored censored_at[CENSORED_LISTED];
 	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
 	double rt_top_us;	/* the most RT ran in a whole period, with its start boundary's shift */
 };
@@ -135,29 +137,53 @@ static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint
  * part periods before the first boundary and after the last count towards RT's budget too
  * (RT may run at most its runtime there as well); else whole periods only.
  */
+/* The most a witness saw the machine hold the CPU in [from, to): 0 when nothing, < 0 unknown. */
+static double disturbed_us(const struct disturbance *d, int n, uint64_t from, uint64_t to)
+{
+	double worst = 0;
+
+	for (int i = 0; i < n; i++)
+		if (d[i].from_ns < to && d[i].to_ns > from)
+			worst = fmax(worst, d[i].late_us);
+	return worst;
+}
+
 static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
-			uint64_t end, double runtime_us, uint64_t tick_ns, bool partial, struct grid_eval *e)
+			uint64_t end, double runtime_us, uint64_t tick_ns, bool partial, const struct disturbance *dist,
+			int ndist, struct grid_eval *e)
 {
 	double run = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->rt_excess_us = -INFINITY;
 	e->cfs_min_us = INFINITY;
-	if (partial && b->n && b->at[0] > 0)
-		eval_period(rt, NULL, 0, b->at[0], runtime_us, boundary_shift_us(rt, b->at[0], tick_ns), false, &run, e);
-	for (int k = 0; k + 1 < b->n; k++) {
-		eval_period(rt, cfs, b->at[k], b->at[k + 1], runtime_us, boundary_shift_us(rt, b->at[k + 1], tick_ns), true,
-			    &run, e);
+	/* Segment -1: the part period before the first boundary; b->n - 1: the one after the last. */
+	for (int k = -1; k < b->n; k++) {
+		bool whole = k >= 0 && k + 1 < b->n;
+		uint64_t from = k < 0 ? 0 : b->at[k], to = k + 1 < b->n ? b->at[k + 1] : end;
+		double late;
+
+		if (!b->n || from >= to || (!whole && !partial))
+			continue;
+		/* A period the machine held the CPU in is left out: no run of periods spans it. */
+		late = disturbed_us(dist, ndist, from, to);
+		if (late > 0) {
+			run = 0;
+			if (e->censored < CENSORED_LISTED)
+				e->censored_at[e->censored] = (struct censored){ from, to, late };
+			e->censored++;
+			continue;
+		}
+		eval_period(rt, whole ? cfs : NULL, from, to, runtime_us,
+			    k + 1 < b->n ? boundary_shift_us(rt, to, tick_ns) : 0, whole, &run, e);
 		/*
 		 * The kernel counted in this period at most what ran in it plus what ran in the tick
 		 * before its start (counted on after the firing): the most it could have let RT run.
 		 */
-		if (rt)
-			e->rt_top_us = fmax(e->rt_top_us, cpu_timeline_between(rt, b->at[k], b->at[k + 1]) / 1000.0 +
-								  boundary_shift_us(rt, b->at[k], tick_ns));
+		if (rt && whole)
+			e->rt_top_us = fmax(e->rt_top_us, cpu_timeline_between(rt, from, to) / 1000.0 +
+								  boundary_shift_us(rt, from, tick_ns));
 	}
-	if (partial && b->n && b->at[b->n - 1] < end)
-		eval_period(rt, NULL, b->at[b->n - 1], end, runtime_us, 0, false, &run, e);
 }
 
 /* Phases to try: an even comb plus the given exact candidates (throttle ends). */
@@ -202,7 +228,7 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 		}
 		struct bounds b = bounds_of_grid(phase, period, end, buf);
 
-		eval_bounds(rt, cfs, &b, end, runtime_us, 0, false, &e);
+		eval_bounds(rt, cfs, &b, end, runtime_us, 0, false, NULL, 0, &e);
 		if (!e.periods)
 			continue;
 		score = rt ? e.rt_excess_us : -INFINITY;
@@ -370,7 +396,10 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 				b.n--;
 			whole_end = end;
 			eval_bounds(rt, t->cfs_rest ? cfs : NULL, &b, end, (double)t->runtime_us, (uint64_t)(t->tick_us * 1000),
-				    t->partial_periods, &e);
+				    t->partial_periods, t->disturbed, t->disturbed_count > 0 ? t->disturbed_count : 0, &e);
+			p->censoring = t->disturbed_count >= 0;
+			p->censored = e.censored;
+			memcpy(p->censored_at, e.censored_at, sizeof(p->censored_at));
 			p->kernel_grid = true;
 			p->phase_us = b.at[0] / 1000.0;
 			p->boundary_run_us = rt ? boundary_run_us(rt, &b, t->tick_us) : 0;
@@ -436,6 +465,12 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
 		json_add_int(rt_metrics, "grid_searched", !p->kernel_grid);
+		json_add_int(rt_metrics, "censored_periods", p->censored);
+		/*
+		 * How late the tick may have come in the periods judged: below the listing threshold
+		 * where the disturbed ones were left out, else the window's worst (-1: the caller's).
+		 */
+		json_add_double(rt_metrics, "tick_late_judged_us", p->censoring ? t->disturbed_from_us : -1);
 		json_add_double(rt_metrics, "boundary_run_us", p->boundary_run_us);
 		json_add_double(rt_metrics, "stall_max_us", p->stall_max_us);
 		json_add_int(rt_metrics, "throttle_ends_on_grid", p->throttle_ends_on_grid);
@@ -468,6 +503,33 @@ void promise_release(struct promise *p)
 	p->per_period = NULL;
 }
 
+/* The `censored` block: periods left out and why, or why none could be. */
+static json_object *censored_json(const struct promise_terms *t, const struct promise *p)
+{
+	json_object *obj = json_object_new_object(), *arr = json_object_new_array();
+	char why[120];
+
+	if (!p->censoring) {
+		json_add_str(obj, "none_because", "the trace lists no held-back ticks (not traced, or more than it lists)");
+		json_object_put(arr);
+		return obj;
+	}
+	json_add_int(obj, "periods", p->censored);
+	json_add_double(obj, "tick_late_from_us", t->disturbed_from_us);
+	for (int i = 0; i < p->censored && i < CENSORED_LISTED; i++) {
+		json_object *o = json_object_new_object();
+
+		json_add_double(o, "from_ms", round(p->censored_at[i].from_ns / 1e3) / 1e3);
+		json_add_double(o, "to_ms", round(p->censored_at[i].to_ns / 1e3) / 1e3);
+		snprintf(why, sizeof(why), "the trace saw the machine hold the tick back %.0f us in it",
+			 p->censored_at[i].late_us);
+		json_add_str(o, "why", why);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(obj, "at", arr);
+	return obj;
+}
+
 json_object *promise_to_json(const struct promise_terms *t, struct promise *p, int kept)
 {
 	json_object *obj = json_object_new_object();
@@ -492,6 +554,7 @@ json_object *promise_to_json(const struct promise_terms *t, struct promise *p, i
 		if (p->kernel_grid) {
 			json_add_bool(obj, "partial_periods_judged", t->partial_periods);
 			json_add_double(obj, "boundary_run_us", p->boundary_run_us);
+			json_object_object_add(obj, "censored", censored_json(t, p));
 		}
 	}
 	if (t->rt_limit && p->rt_measured) {

@@ -22,6 +22,14 @@
 
 #include "cpu_timeline.h"
 #include "expect.h"
+#include "kernel_grid.h"
+
+/* A period left out: the machine held the CPU there (held the tick back late_us). */
+#define CENSORED_LISTED 16
+struct censored {
+	uint64_t from_ns, to_ns;
+	double late_us;
+};
 
 /* Which promises apply to a window, from the model's regime and the policy. */
 struct promise_terms {
@@ -46,6 +54,14 @@ struct promise_terms {
 	int kernel_bounds;
 	bool partial_periods;
 	char grid_why[200];	/* where the grid came from, or why it was searched */
+	/*
+	 * On the kernel's grid: spans the trace's tick saw the machine hold the CPU (held back by
+	 * disturbed_from_us or more); a period touching one is censored, left out with its reason,
+	 * and the rest are judged at the model's tolerance. disturbed_count < 0: not known.
+	 */
+	const struct disturbance *disturbed;
+	int disturbed_count;
+	double disturbed_from_us;
 	char why[200];		/* which promises, and why the others do not apply */
 };
 
@@ -56,6 +72,9 @@ struct promise {
 	double phase_us, grid_step_us;	/* the grid judged: first boundary after the window start */
 	bool kernel_grid;		/* the kernel's own boundaries (grid_step_us 0), not a searched phase */
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
+	bool censoring;			/* disturbed periods were looked for (the kernel's grid, a tick list) */
+	int censored;			/* periods left out, whole or part */
+	struct censored censored_at[CENSORED_LISTED];	/* the first of them */
 	double rt_period_max_us;	/* the most RT CPU time in one period */
 	/*
 	 * The most RT time the kernel may have counted in one whole period: its CPU time there

@@ -253,6 +253,21 @@ Q(timer_late_us) { *v = timer_late_in_window_us(JC); return true; }
 Q(ipi_late_us) { *v = ipi_late_in_window_us(JC); return true; }
 Q(charged_stall_us) { *v = charged_stall_in_window_us(JC); return true; }
 Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
+/*
+ * As tick_late_us, in the periods judged: where the promise left out the periods the trace
+ * saw the tick held back in (tick_late_judged_us, the task's metric: the listing threshold),
+ * no more than that.
+ */
+Q(tick_late_judged_us)
+{
+	bool found;
+	double judged = metric_at(JC->metrics[qc->task], "tick_late_judged_us", &found);
+
+	*v = tick_late_in_window_us(JC);
+	if (found && judged >= 0 && judged < *v)
+		*v = judged;
+	return true;
+}
 Q(idle_at_start_us) { *v = idle_at_start_us(JC); return true; }
 
 /*
@@ -469,6 +484,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(idle_at_start_us, "us", "how late the timer interrupt came that was to wake the measured CPU's hog or victim at the window's start while the CPU idled (trace.idle_at_start_us: its first timer interrupt from the start, at most the idle time): the machine's lateness, not the scheduler's; in share_tol and stall_us; 0 when not traced"),
 	QUANTITY(held_back_jobs, "count", "jobs of the check's periodic task that timer interrupts held back for tick_late_us (plus the tick they were due in) could keep waiting a throttle gap (throttle_gap_us) or longer, the first the whole span, each next a period less its CPU time (job_cpu_us) less: floor((tick_late_us + tick_us - throttle_gap_us) / (period_us - job_cpu_us)) + 1, 0 when the span is shorter"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
+	QUANTITY(tick_late_judged_us, "us", "tick_late_us in the periods judged: where the periods the trace saw the tick held back 0.5 ms or more in were left out (censored), at most that"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window with a neighbour on time and none half as late or more (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),

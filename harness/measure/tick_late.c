@@ -44,6 +44,12 @@ void tick_late_firing(struct tick_late *t, uint64_t at_ns)
 			t->late_max_ns = gap - t->tick_ns;
 			t->late_at_ns = at_ns;
 		}
+		if (gap >= t->tick_ns + TICK_LATE_LISTED_NS) {
+			if (t->listed < TICK_LATE_LIST_MAX)
+				t->list[t->listed++] = (struct tick_late_gap){ at_ns, gap - t->tick_ns };
+			else
+				t->list_full = true;
+		}
 	}
 	t->last_ns = at_ns;
 	t->interrupted = t->idle || t->unknown;

@@ -11,6 +11,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/*
+ * Busy gaps held back at least this long are listed one by one: the periods they fall in are
+ * the disturbed ones (promise.h). Shorter is the interrupt's own jitter.
+ */
+#define TICK_LATE_LISTED_NS 500000ull
+#define TICK_LATE_LIST_MAX 256
+
+struct tick_late_gap {
+	uint64_t at_ns;		/* the firing that ended it */
+	uint64_t late_ns;	/* the gap less a tick */
+};
+
 struct tick_late {
 	uint64_t tick_ns, from_ns, to_ns;	/* the tick's period; the window */
 	/* State between firings. */
@@ -24,6 +36,10 @@ struct tick_late {
 	int busy_gaps;		/* gaps between two firings with the CPU busy throughout */
 	uint64_t late_max_ns;	/* the longest busy gap less a tick: 0 when none is longer */
 	uint64_t late_at_ns;	/* the firing that ended it */
+	/* Every busy gap late by TICK_LATE_LISTED_NS or more, in time order (the first ones). */
+	int listed;
+	bool list_full;		/* more were late than listed */
+	struct tick_late_gap list[TICK_LATE_LIST_MAX];
 	/*
 	 * Firings while the followed task ran, over the whole trace (it may start before the
 	 * window): what the kernel's RT watchdog counts for RLIMIT_RTTIME, one a tick handler run.

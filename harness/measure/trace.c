@@ -360,6 +360,23 @@ static json_object *tick_json(const struct collected *c, const struct window_shm
 	json_add_double(obj, "late_max_us", c->tick.late_max_ns / 1e3);
 	if (c->tick.late_max_ns)
 		json_add_double(obj, "late_at_ms", ((double)c->tick.late_at_ns - (double)shm->start_ns) / 1e6);
+	/* Each gap held back 0.5 ms or more: [ms from the window start of the firing that ended it, us late]. */
+	if (c->tick.busy_gaps) {
+		json_object *late = json_object_new_array();
+
+		for (int i = 0; i < c->tick.listed; i++) {
+			json_object *pair = json_object_new_array();
+
+			json_object_array_add(pair, json_object_new_double(
+							    ((double)c->tick.list[i].at_ns - (double)shm->start_ns) / 1e6));
+			json_object_array_add(pair, json_object_new_double(c->tick.list[i].late_ns / 1e3));
+			json_object_array_add(late, pair);
+		}
+		json_object_object_add(obj, "late", late);
+		json_add_double(obj, "late_listed_from_us", TICK_LATE_LISTED_NS / 1e3);
+		if (c->tick.list_full)
+			json_add_bool(obj, "late_list_full", true);
+	}
 	/* Only the tick's own handler counts ticks: every timer interrupt would count other hrtimers too. */
 	if (c->followed_pid > 0 && source && strcmp(source, "irq_vectors:local_timer_entry"))
 		json_add_int(obj, "task_firings", c->tick.followed_firings);

@@ -711,6 +711,7 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 	bool with_cfs = victim >= 0 && cfs && cpu_timeline_build(&ctx->shm->task[victim], cfs);
 	bool have = with_rt || (with_cfs && periodic >= 0);
 	uint64_t *bounds = NULL;
+	struct disturbance *disturbed = NULL;
 
 	if (have) {
 		/* Periods end where the timelines do (a little before the window's end). */
@@ -723,13 +724,18 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->kernel_bounds = kernel_grid_bounds(trace, (uint64_t)p->period_us * 1000, known, &bounds,
 							  terms->grid_why, sizeof(terms->grid_why));
 		terms->kernel_bounds_ns = bounds;
+		terms->disturbed_count = kernel_grid_disturbed(trace, (uint64_t)(ctx->model.tick_us * 1000), &disturbed,
+							       &terms->disturbed_from_us);
+		terms->disturbed = disturbed;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
 		terms->partial_periods = !s->lead_in_count;
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
 				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
 		terms->kernel_bounds_ns = NULL;
+		terms->disturbed = NULL;
 		free(bounds);
+		free(disturbed);
 	}
 	free(rt);
 	free(cfs);

@@ -89,3 +89,23 @@ TEST(kernel_grid_searched_where_the_trace_cannot_give_it)
 	CHECK(kernel_grid_bounds(NULL, 1000 * MS, 3000 * MS, &(uint64_t *){ NULL }, (char[200]){ 0 }, 200) == 0,
 	      "no trace block");
 }
+
+TEST(kernel_grid_disturbed_spans_from_the_ticks_held_back)
+{
+	json_object *trace = json_tokener_parse("{\"status\": \"recorded\", \"tick\": {\"late\": [[606, 6000], [1000.5, 800]],"
+						 " \"late_listed_from_us\": 500}}");
+	json_object *full = json_tokener_parse("{\"status\": \"recorded\", \"tick\": {\"late\": [[606, 6000]],"
+						" \"late_listed_from_us\": 500, \"late_list_full\": true}}");
+	struct disturbance *d;
+	double from;
+	int n = kernel_grid_disturbed(trace, 4 * MS, &d, &from);
+
+	CHECK(n == 2 && from == 500 && d[0].from_ns == 596 * MS && d[0].to_ns == 606 * MS && d[0].late_us == 6000,
+	      "%d spans, the first [%llu, %llu]", n, n > 0 ? (unsigned long long)d[0].from_ns : 0,
+	      n > 0 ? (unsigned long long)d[0].to_ns : 0);
+	free(d);
+	CHECK(kernel_grid_disturbed(full, 4 * MS, &d, &from) == -1 && !d, "a full list censors nothing");
+	CHECK(kernel_grid_disturbed(NULL, 4 * MS, &d, &from) == -1, "no trace: not known");
+	json_object_put(trace);
+	json_object_put(full);
+}

@@ -97,6 +97,9 @@ static struct cpu_timeline hog_tl, victim_tl;
 /* The kernel's boundaries the next judge() uses (its period timer's firings), or none: searched. */
 static const uint64_t *kernel_bounds;
 static int kernel_bound_count;
+/* What the trace saw the machine hold the CPU in, for the next judge(); -1: not known. */
+static const struct disturbance *disturbed;
+static int disturbed_count = -1;
 
 static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_us, bool rt_limit, bool fs,
 		  struct outcome *o)
@@ -111,6 +114,9 @@ static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_u
 	o->t.fs_period_us = 1000000;
 	o->t.tick_us = 4000;
 	o->t.kernel_bounds_ns = kernel_bounds;
+	o->t.disturbed = disturbed;
+	o->t.disturbed_count = disturbed_count;
+	o->t.disturbed_from_us = 500;
 	o->t.kernel_bounds = kernel_bound_count;
 	o->t.partial_periods = kernel_bounds != NULL;
 	record_of(s, RT, &hog_rec);
@@ -586,4 +592,42 @@ TEST(promise_kernel_grid_top_period_shows_rt_short_changed)
 	CHECK(fabs(short_changed.p.rt_period_top_us - 900000) < 300 && short_changed.p.rt_budget_excess_us < 0,
 	      "short-changed: top %.0f, excess %.0f", short_changed.p.rt_period_top_us,
 	      short_changed.p.rt_budget_excess_us);
+}
+
+/*
+ * A stall the machine charged to RT (steal it did not report) delays the tick that finds the
+ * overrun: 10 ms over in that period, which the trace saw as a tick held back 10 ms. That
+ * period is left out with its reason; the clean ones are judged at a tick, and one 6 ms over
+ * with no witness still counts.
+ */
+TEST(promise_a_period_the_machine_held_the_tick_in_is_censored)
+{
+	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
+	static const struct disturbance held[] = { { 1440 * MS, 1454 * MS, 10000 } };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 3000 * MS;
+	runs(&sched, 0, 450 * MS, RT);
+	runs(&sched, 450 * MS, 500 * MS, CFS);
+	runs(&sched, 500 * MS, 1460 * MS, RT);	/* 960 ms: the stall's 10 ms */
+	runs(&sched, 1460 * MS, 1500 * MS, CFS);
+	runs(&sched, 1500 * MS, 2440 * MS, RT);	/* carried: 940 */
+	runs(&sched, 2440 * MS, 2500 * MS, CFS);
+	runs(&sched, 2500 * MS, 2950 * MS, RT);
+	disturbed = held;
+	disturbed_count = 1;
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &o);
+	CHECK(o.p.censoring && o.p.censored == 1 && o.p.censored_at[0].from_ns == 500 * MS &&
+	      o.p.censored_at[0].late_us == 10000, "one period left out: %d, from %llu", o.p.censored,
+	      (unsigned long long)o.p.censored_at[0].from_ns);
+	CHECK(o.p.rt_budget_excess_us <= 0 && o.p.periods == 1, "the rest within budget: excess %.0f over %d whole",
+	      o.p.rt_budget_excess_us, o.p.periods);
+	/* Without the witness the same window is 10 ms over. */
+	disturbed = NULL;
+	disturbed_count = 0;
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &o);
+	CHECK(!o.p.censored && fabs(o.p.rt_budget_excess_us - 10000) < 300, "no witness: excess %.0f",
+	      o.p.rt_budget_excess_us);
+	disturbed_count = -1;
 }

@@ -111,3 +111,21 @@ TEST(tick_late_counts_the_followed_tasks_ticks_as_the_rt_watchdog_does)
 	ticks(&t, 500 * MS, 600 * MS);
 	CHECK(t.followed_firings == 50, "followed firings %d", t.followed_firings);
 }
+
+/* Each gap held back 0.5 ms or more is listed, for the periods it falls in to be left out. */
+TEST(tick_late_lists_each_gap_held_back_half_a_millisecond_or_more)
+{
+	struct tick_late t;
+
+	tick_late_init(&t, TICK, 0, 1000 * MS);
+	tick_late_switch(&t, false);
+	ticks(&t, 100 * MS, 300 * MS);
+	tick_late_firing(&t, 300400000ull);	/* 0.4 ms late: the interrupt's jitter, not listed */
+	ticks(&t, 304 * MS, 600 * MS);
+	tick_late_firing(&t, 606 * MS);		/* 6 ms late */
+	ticks(&t, 608 * MS, 900 * MS);
+	CHECK(t.listed == 1 && t.list[0].at_ns == 606 * MS && t.list[0].late_ns == 6 * MS,
+	      "%d listed, the first at %llu late %llu", t.listed, (unsigned long long)t.list[0].at_ns,
+	      (unsigned long long)t.list[0].late_ns);
+	CHECK(!t.list_full, "room left");
+}
