@@ -103,6 +103,11 @@ static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case
 		sc->c.unjudged++;
 		return true;
 	}
+	if (!strcmp(verdict, "not-applicable")) {
+		c->c.not_applicable++;
+		sc->c.not_applicable++;
+		return true;
+	}
 	if (strcmp(verdict, "pass") && strcmp(verdict, "fail")) {
 		c->c.not_measured++;
 		sc->c.not_measured++;

@@ -31,6 +31,7 @@ struct soak_counts {
 	int failed;		/* fail: a false alarm on a healthy kernel */
 	int unjudged;
 	int not_measured;	/* not-measured, or skip (a kernel setting nobody may read) */
+	int not_applicable;	/* its condition did not hold in that window */
 	int exact;		/* judged with tolerance 0: no margin to give */
 };
 

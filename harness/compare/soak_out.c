@@ -18,6 +18,7 @@ static void put_counts(json_object *o, const struct soak_counts *c)
 	json_add_int(o, "false_alarms", c->failed);
 	json_add_int(o, "unjudged", c->unjudged);
 	json_add_int(o, "not_measured", c->not_measured);
+	json_add_int(o, "not_applicable", c->not_applicable);
 	json_add_int(o, "judged_exact", c->exact);
 }
 
@@ -45,6 +46,7 @@ static struct soak_counts totals(const struct soak *s)
 		t.failed += c->failed;
 		t.unjudged += c->unjudged;
 		t.not_measured += c->not_measured;
+		t.not_applicable += c->not_applicable;
 		t.exact += c->exact;
 	}
 	return t;
@@ -146,8 +148,10 @@ void soak_print(FILE *out, const struct soak *s)
 		s->kernel[0] ? s->kernel : "an unknown kernel", s->mixed_kernels ? " and others (mixed kernels)" : "",
 		s->host[0] ? s->host : "?", s->first_start[0] ? s->first_start : "?", s->last_end[0] ? s->last_end : "?",
 		s->incomplete ? "; some suites incomplete" : "");
-	fprintf(out, "checks: %d judged, %d false alarm%s (failed), %d unjudged, %d not measured; %d flagged\n",
-		all.judged, all.failed, all.failed == 1 ? "" : "s", all.unjudged, all.not_measured, flagged);
+	fprintf(out, "checks: %d judged, %d false alarm%s (failed), %d unjudged, %d not measured, %d not applicable "
+		     "(condition false); %d flagged\n",
+		all.judged, all.failed, all.failed == 1 ? "" : "s", all.unjudged, all.not_measured, all.not_applicable,
+		flagged);
 	fprintf(out, "margin: how far a judged value stayed from its bound, as a fraction of the tolerance\n"
 		     "(1 at the expected value, 0 at the bound, below 0 failed); p1 is the 1st percentile\n"
 		     "(the worst below 100 values); tol 0: judged with tolerance 0 (a setting read, a\n"

@@ -145,6 +145,7 @@ json_object *check_to_json(const struct check *c)
 		json_add_str(obj, "tolerance_why",
 			     c->tolerance_why && c->tolerance_why[0] ? c->tolerance_why : "no reason given");
 	json_add_str(obj, "verdict",
-		     c->hollow	      ? "unjudged" : c->skipped	  ? "skip" : !c->was_measured ? "not-measured" : c->passed	  ? "pass" : "fail");
+		     c->not_applicable ? "not-applicable" : c->hollow ? "unjudged" : c->skipped ? "skip" :
+		     !c->was_measured ? "not-measured" : c->passed ? "pass" : "fail");
 	return obj;
 }

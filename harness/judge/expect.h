@@ -40,6 +40,11 @@ struct check {
 	bool was_measured;	/* false: not judged (not measurable in this window, or hollow) */
 	bool hollow;		/* measured, but the tolerance is at least the regression it exists to catch */
 	bool no_trace;		/* a cross-check on the sched_switch trace in a result without one */
+	/*
+	 * Its condition ("if") does not hold in this window: recorded with why, verdict
+	 * "not-applicable", and counted apart; it neither passes nor leaves the result unjudged.
+	 */
+	bool not_applicable;
 	bool skipped;		/* not measured for a stated reason that is no fault of the run (a
 				   setting this system does not let anyone read): verdict "skip",
 				   not "not-measured"; the rule starts "not measured: <why>" */

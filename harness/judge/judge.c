@@ -236,6 +236,23 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	judge_hollow(sc, &lc, c);
 }
 
+/* A check whose condition is false here: kept with its figures and why, judged as neither. */
+static void not_applicable(const struct scenario_check *sc, struct check *c)
+{
+	char prefix[CHECK_RULE_MAX];
+	int n = snprintf(prefix, sizeof(prefix), "not applicable: its condition (%s) does not hold here; ", sc->condition);
+
+	c->not_applicable = true;
+	c->was_measured = c->passed = c->hollow = c->skipped = false;
+	if (n > 0 && (size_t)n < sizeof(c->rule)) {
+		size_t kept = strnlen(c->rule, sizeof(c->rule) - (size_t)n - 1);
+
+		memmove(c->rule + n, c->rule, kept);
+		c->rule[(size_t)n + kept] = '\0';
+		memcpy(c->rule, prefix, (size_t)n);
+	}
+}
+
 int judge_result(const struct judge_context *jc, struct check *out, int max)
 {
 	const struct scenario *s = jc->scenario;
@@ -252,9 +269,10 @@ int judge_result(const struct judge_context *jc, struct check *out, int max)
 			continue;
 		if (sc->condition[0] && !expr_condition(sc->condition, lookup, &lc, &applies, err, sizeof(err)))
 			applies = true;	/* an unevaluable condition judges rather than hides */
+		judge_one(jc, sc, task, &out[n]);
 		if (!applies)
-			continue;
-		judge_one(jc, sc, task, &out[n++]);
+			not_applicable(sc, &out[n]);
+		n++;
 	}
 	return n;
 }
@@ -299,8 +317,8 @@ const char *judge_verdict(const struct check *checks, int n, char *why, size_t l
 		 * A cross-check on the trace needs one: without it (--no-trace, a build without
 		 * libtracefs, tracefs out of reach) it does not apply; the rest judge the result.
 		 */
-		applies += !checks[i].no_trace;
-		unjudged += !checks[i].no_trace && !checks[i].was_measured;
+		applies += !checks[i].no_trace && !checks[i].not_applicable;
+		unjudged += !checks[i].no_trace && !checks[i].not_applicable && !checks[i].was_measured;
 	}
 	if (applies == 0) {
 		snprintf(why, len, "no check applies to this result");
@@ -310,7 +328,7 @@ const char *judge_verdict(const struct check *checks, int n, char *why, size_t l
 		return "pass";
 	at = snprintf(why, len, "%d of %d checks that apply were not judged:", unjudged, applies);
 	for (int i = 0; i < n && at > 0 && (size_t)at < len; i++)
-		if (!checks[i].was_measured && !checks[i].no_trace)
+		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable)
 			at += snprintf(why + at, len - at, " %s.%s%s%s (%s);", checks[i].task, checks[i].metric,
 				       checks[i].label[0] ? "." : "", checks[i].label, checks[i].rule);
 	if (at > 0 && (size_t)at < len)

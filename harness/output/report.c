@@ -39,6 +39,12 @@ void ktap_checks(const char *name, const struct check *checks, int count)
 			printf(" %s\n", c->unit);
 			continue;
 		}
+		if (c->not_applicable) {
+			/* "not applicable: its condition (...) does not hold here; ..." up to the first ";". */
+			printf("    ok %d %s.%s%s%s # SKIP %.*s\n", i + 1, c->task, c->metric, c->label[0] ? "." : "", c->label,
+			       (int)strcspn(c->rule, ";"), c->rule);
+			continue;
+		}
 		if (!c->was_measured) {
 			/* A rule "not measured: <why>; ..." says why; the why is KTAP's skip reason. */
 			const char *why = !strncmp(c->rule, "not measured: ", 14) ? c->rule + 14 : NULL;

@@ -662,7 +662,8 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 	}
 	/* Kept only when every promise check was judged: one left unjudged leaves it unknown, not kept. */
 	for (int i = 0; i < n && *promise_kept == 1; i++)
-		if (!checks[i].was_measured && !checks[i].no_trace && promise_metric(checks[i].metric))
+		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable &&
+		    promise_metric(checks[i].metric))
 			*promise_kept = -1;
 	json_object_object_add(res, "checks", arr);
 	verdict = judge_verdict(checks, n, why, why_len);

@@ -356,10 +356,11 @@ TEST(expect_thresholds)
 	CHECK(NEAR(t, 60000), "no-limit noisy starvation threshold %g, want 60000", t);
 }
 
+/* The check of task.metric that applies here (one whose condition does not hold is none). */
 static const struct check *find_check(const struct check *checks, int n, const char *task, const char *metric)
 {
 	for (int i = 0; i < n; i++)
-		if (!strcmp(checks[i].task, task) && !strcmp(checks[i].metric, metric))
+		if (!checks[i].not_applicable && !strcmp(checks[i].task, task) && !strcmp(checks[i].metric, metric))
 			return &checks[i];
 	return NULL;
 }
@@ -376,7 +377,7 @@ static int failed_checks(const struct check *checks, int n)
 static void report_failures(const char *label, const struct check *checks, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (!checks[i].passed)
+		if (!checks[i].passed && !checks[i].not_applicable)
 			CHECK(0, "%s: %s %s measured %g expected %g tol %g (%s)%s", label, checks[i].task,
 			      checks[i].metric, checks[i].measured, checks[i].expected, checks[i].tolerance,
 			      check_kind_name(checks[i].kind), checks[i].was_measured ? "" : " not measured");
@@ -504,7 +505,7 @@ TEST(judge_fifo_hog_textbook_classic)
 	      failed_checks(hc.checks, n));
 	report_failures("textbook", hc.checks, n);
 	for (int i = 0; i < n; i++)
-		CHECK(hc.checks[i].was_measured && hc.checks[i].rule[0] && hc.checks[i].unit,
+		CHECK((hc.checks[i].was_measured || hc.checks[i].not_applicable) && hc.checks[i].rule[0] && hc.checks[i].unit,
 		      "check %s %s not measured or without a rule", hc.checks[i].task, hc.checks[i].metric);
 	/* The checks carry the model's numbers. */
 	c = find_check(hc.checks, n, "hog", "cpu_share_periods");
@@ -568,6 +569,34 @@ TEST(judge_rt_throttled_short_of_its_runtime_fails)
 	      c ? c->expected : -1, c ? c->tolerance : -1);
 	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
 	CHECK(c && c->passed, "the budget's upper side holds: excess %.0f", c ? c->measured : -1);
+	hog_case_unload();
+}
+
+/*
+ * A check whose condition does not hold is recorded, not dropped: the fair server's promise on
+ * 6.1 (no fair server) says it does not apply and why, with the result still passing.
+ */
+TEST(judge_a_check_whose_condition_is_false_is_not_applicable)
+{
+	const struct check *c = NULL;
+	char why[512];
+	json_object *o;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hc.checks[i].metric, "fs_period_min_us"))
+			c = &hc.checks[i];
+	CHECK(c && c->not_applicable && !c->was_measured && !c->passed &&
+	      !strncmp(c->rule, "not applicable: its condition (fair_server * fs_periods_in_window >= 1.98)", 74),
+	      "recorded with why: %s", c ? c->rule : "none");
+	o = c ? check_to_json(c) : NULL;
+	CHECK(o && !strcmp(json_object_get_string(json_object_object_get(o, "verdict")), "not-applicable"),
+	      "its verdict says so");
+	json_object_put(o);
+	CHECK(!strcmp(judge_verdict(hc.checks, n, why, sizeof(why)), "pass"), "the result still passes: %s", why);
 	hog_case_unload();
 }
 
@@ -956,7 +985,8 @@ TEST(judge_fifo_hog_against_the_trace)
 			" \"throttle_events\": 10, \"gap_max_us\": 30000}";
 	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
 	for (int i = 0; i < n; i++)
-		CHECK(!NEAR(hc.checks[i].expected, 30000), "a trace with lost events judged the longest gap");
+		CHECK(hc.checks[i].not_applicable || !NEAR(hc.checks[i].expected, 30000),
+		      "a trace with lost events judged the longest gap");
 	/* No trace: the trace checks are not measured, and say why. */
 	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
 	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
@@ -1425,7 +1455,8 @@ TEST(duty_cycle_on_preempt_rt_meets_the_fair_server)
 
 		n = scenario_judge("duty-cycle.json", &k612, 0.94, app_094);
 		for (int i = 0; i < n; i++)
-			CHECK(strcmp(sj.checks[i].label, "below_share"), "6.12 guest at 0.94: judged below the RT share");
+			CHECK(sj.checks[i].not_applicable || strcmp(sj.checks[i].label, "below_share"),
+			      "6.12 guest at 0.94: judged below the RT share");
 		sj_noise_wall = 0.02;
 		n = scenario_judge("duty-cycle.json", &k612, 0.9, app_09);
 		sj_noise_wall = 0;
