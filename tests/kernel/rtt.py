@@ -123,7 +123,11 @@ def judged_or_hollow(res):
     and none that applies went unmeasured. Returns the hollow checks' names."""
     assert res["verdict"] in ("pass", "unjudged"), (res["verdict"], [c for c in res["checks"] if c["verdict"] == "fail"])
     # A cross-check on a trace the guest cannot record does not apply (the static binary has no libtracefs).
-    hollow = [c for c in res["checks"] if c["verdict"] != "pass" and not c["rule"].startswith("not measured: no trace")]
+    # A check whose condition does not hold here is recorded as such (not-applicable), and says why.
+    for c in res["checks"]:
+        assert c["verdict"] != "not-applicable" or c["rule"].startswith("not applicable: its condition"), c
+    hollow = [c for c in res["checks"] if c["verdict"] not in ("pass", "not-applicable") and
+              not c["rule"].startswith("not measured: no trace")]
     for c in hollow:
         assert c["verdict"] == "unjudged" and c["tolerance"] >= c["detects"] > 0, c
     return [f"{c['task']}.{c['metric']}" for c in hollow]

@@ -195,7 +195,8 @@ def test_unprivileged_run_with_cap_sys_nice_runs_the_policy_in_force():
     if judged["verdict"] == "unjudged":
         hollow = [c for c in judged["checks"] if c["verdict"] == "unjudged"]
         assert hollow and all("tolerance" in c["rule"] for c in hollow), judged["checks"]
-        assert all(c["verdict"] in ("pass", "unjudged", "not-measured", "skip") for c in judged["checks"]), judged["checks"]
+        assert all(c["verdict"] in ("pass", "unjudged", "not-measured", "skip", "not-applicable") for c in judged["checks"]), \
+            judged["checks"]
         assert any(c["verdict"] == "pass" for c in judged["checks"]), judged["checks"]
         assert proc.returncode in (4, 125), (proc.returncode, proc.stdout, proc.stderr)
     else:
