@@ -381,6 +381,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	p->rt_sample_us = rt ? rt->step_ns / 1000.0 : 0;
 	p->cfs_sample_us = cfs ? cfs->step_ns / 1000.0 : 0;
 	p->cfs_wait_max_us = cfs_gaps ? cfs_gaps->max_ns / 1000.0 : -1;
+	p->cfs_timeline = cfs != NULL;
 	if (t->rt_limit && (rt || (cfs && t->cfs_rest))) {
 		uint64_t period = (uint64_t)t->period_us * 1000, whole_end = end;
 		uint64_t *buf = NULL;
@@ -483,6 +484,9 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		if (p->cfs_sample_us > 0)
 			json_add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
 	}
+	/* How many whole periods the CFS task's rest was judged over (0: none on the kernel's grid). */
+	if (t->rt_limit && t->cfs_rest && cfs_metrics && p->cfs_timeline)
+		json_add_int(cfs_metrics, "cfs_periods", p->cfs_measured ? p->periods : 0);
 	if (p->cfs_measured && cfs_metrics)
 	{
 		json_add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);

@@ -85,6 +85,7 @@ struct promise {
 	double rt_period_top_us;
 	double rt_budget_excess_us;	/* the most RT ran beyond n x runtime in any n consecutive periods */
 	double worst_period_at_ms;	/* start of the period with the most RT */
+	bool cfs_timeline;		/* the CFS task's timeline was known */
 	bool cfs_measured;
 	double cfs_period_min_us;	/* the least the CFS task got in one period */
 	/*
