@@ -73,6 +73,8 @@ def figures(doc):
         "checks_not_measured": sum(c.get("verdict") == "not-measured" for c in checks),
         # A check whose tolerance came out as wide as what it exists to catch (a pass that could not fail).
         "checks_unjudged": sum(c.get("verdict") == "unjudged" for c in checks),
+        # A check whose condition did not hold in that window (recorded, neither pass nor unjudged).
+        "checks_not_applicable": sum(c.get("verdict") == "not-applicable" for c in checks),
         # Results by verdict: an "unjudged" one had a check that applies but was not judged, or none.
         "results": {v: verdicts.count(v) for v in ("pass", "fail", "unjudged", "skip", "error")},
     }
