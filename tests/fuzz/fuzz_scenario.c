@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the scenario loader (harness/judge/scenario.c, scenario_parse_file). */
 #include "scenario.h"
+#include "scenario_task.h"
 
 #include "fuzz_input.h"
 
