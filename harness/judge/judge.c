@@ -182,7 +182,12 @@ _Static_assert(CHECK_RULE_MAX >= 200 + sizeof(((struct scenario_check *)0)->why)
 				 sizeof(((struct limiter *)0)->why) + 2 * EXPR_MAX + 96 + 160,
 	       "a check's rule could be cut: raise CHECK_RULE_MAX");
 
-static void judge_one(const struct judge_context *jc, const struct scenario_check *sc, int task, struct check *c)
+/*
+ * The check's figures and, where found, pass or fail. `applies`: its condition holds, so
+ * whether the pass could have failed is asked too (a check that does not apply is not judged).
+ */
+static void judge_one(const struct judge_context *jc, const struct scenario_check *sc, int task, bool applies,
+		      struct check *c)
 {
 	struct lookup_ctx lc = { .jc = jc, .s = jc->scenario, .task = task };
 	char err[160] = "", regimes[96];
@@ -233,7 +238,8 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		c->passed = c->measured <= c->expected + c->tolerance;
 		break;
 	}
-	judge_hollow(sc, &lc, c);
+	if (applies)
+		judge_hollow(sc, &lc, c);
 }
 
 /* A check whose condition is false here: kept with its figures and why, judged as neither. */
@@ -243,7 +249,7 @@ static void not_applicable(const struct scenario_check *sc, struct check *c)
 	int n = snprintf(prefix, sizeof(prefix), "not applicable: its condition (%s) does not hold here; ", sc->condition);
 
 	c->not_applicable = true;
-	c->was_measured = c->passed = c->hollow = c->skipped = false;
+	c->was_measured = c->passed = false;
 	if (n > 0 && (size_t)n < sizeof(c->rule)) {
 		size_t kept = strnlen(c->rule, sizeof(c->rule) - (size_t)n - 1);
 
@@ -269,7 +275,7 @@ int judge_result(const struct judge_context *jc, struct check *out, int max)
 			continue;
 		if (sc->condition[0] && !expr_condition(sc->condition, lookup, &lc, &applies, err, sizeof(err)))
 			applies = true;	/* an unevaluable condition judges rather than hides */
-		judge_one(jc, sc, task, &out[n]);
+		judge_one(jc, sc, task, applies, &out[n]);
 		if (!applies)
 			not_applicable(sc, &out[n]);
 		n++;

@@ -69,7 +69,7 @@ bool promise_metric(const char *metric)
 struct grid_eval {
 	int periods;
 	int censored;		/* periods left out, whole or part */
-	struct censored censored_at[CENSORED_LISTED];
+	struct disturbance censored_at[CENSORED_LISTED];
 	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
 	double rt_top_us;	/* the most RT ran in a whole period, with its start boundary's shift */
 };
@@ -131,13 +131,7 @@ static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint
 	return cpu_timeline_between(rt, at - tick_ns, at) / 1000.0;
 }
 
-/*
- * The figures on boundaries b within [0, end). `tick_ns` > 0 (the kernel's grid): each run
- * of periods may hold its end boundary's shift; a searched grid (0) has none. `partial`: the
- * part periods before the first boundary and after the last count towards RT's budget too
- * (RT may run at most its runtime there as well); else whole periods only.
- */
-/* The most a witness saw the machine hold the CPU in [from, to): 0 when nothing, < 0 unknown. */
+/* The most a witness saw the machine hold the tick back in [from, to): 0 when nothing. */
 static double disturbed_us(const struct disturbance *d, int n, uint64_t from, uint64_t to)
 {
 	double worst = 0;
@@ -147,6 +141,14 @@ static double disturbed_us(const struct disturbance *d, int n, uint64_t from, ui
 			worst = fmax(worst, d[i].late_us);
 	return worst;
 }
+
+/*
+ * The figures on boundaries b within [0, end). `tick_ns` > 0 (the kernel's grid): each run
+ * of periods may hold its end boundary's shift; a searched grid (0) has none. `partial`: the
+ * part periods before the first boundary and after the last count towards RT's budget too
+ * (RT may run at most its runtime there as well); else whole periods only. A period touching
+ * one of `dist` (ndist of them) is left out and listed in e->censored_at.
+ */
 
 static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
 			uint64_t end, double runtime_us, uint64_t tick_ns, bool partial, const struct disturbance *dist,
@@ -170,7 +172,7 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 		if (late > 0) {
 			run = 0;
 			if (e->censored < CENSORED_LISTED)
-				e->censored_at[e->censored] = (struct censored){ from, to, late };
+				e->censored_at[e->censored] = (struct disturbance){ from, to, late };
 			e->censored++;
 			continue;
 		}
@@ -510,14 +512,14 @@ void promise_release(struct promise *p)
 /* The `censored` block: periods left out and why, or why none could be. */
 static json_object *censored_json(const struct promise_terms *t, const struct promise *p)
 {
-	json_object *obj = json_object_new_object(), *arr = json_object_new_array();
+	json_object *obj = json_object_new_object(), *arr;
 	char why[120];
 
 	if (!p->censoring) {
 		json_add_str(obj, "none_because", "the trace lists no held-back ticks (not traced, or more than it lists)");
-		json_object_put(arr);
 		return obj;
 	}
+	arr = json_object_new_array();
 	json_add_int(obj, "periods", p->censored);
 	json_add_double(obj, "tick_late_from_us", t->disturbed_from_us);
 	for (int i = 0; i < p->censored && i < CENSORED_LISTED; i++) {

@@ -24,12 +24,8 @@
 #include "expect.h"
 #include "kernel_grid.h"
 
-/* A period left out: the machine held the CPU there (held the tick back late_us). */
+/* Periods left out listed one by one, the first of them. */
 #define CENSORED_LISTED 16
-struct censored {
-	uint64_t from_ns, to_ns;
-	double late_us;
-};
 
 /* Which promises apply to a window, from the model's regime and the policy. */
 struct promise_terms {
@@ -74,7 +70,8 @@ struct promise {
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
 	bool censoring;			/* disturbed periods were looked for (the kernel's grid, a tick list) */
 	int censored;			/* periods left out, whole or part */
-	struct censored censored_at[CENSORED_LISTED];	/* the first of them */
+	/* Each one's span, and how late the tick came in it. */
+	struct disturbance censored_at[CENSORED_LISTED];
 	double rt_period_max_us;	/* the most RT CPU time in one period */
 	/*
 	 * The most RT time the kernel may have counted in one whole period: its CPU time there

@@ -370,15 +370,6 @@ static double rt_period_floor_us(const struct judge_context *jc, const struct sc
 	return fmin(runtime, period - fs_runtime * ceil(period / fs_period));
 }
 
-Q(rt_period_floor_us)
-{
-	bool found;
-	double periods = metric_at(JC->metrics[qc->task], "rt_periods", &found);
-
-	*v = rt_period_floor_us(JC, qc->s, found ? periods : 0);
-	return true;
-}
-
 /*
  * 1 where the CFS task's rest of each RT period has no whole period to be judged in: the
  * kernel's period timer fired at most once in the window (a 10 s period in a window under
@@ -522,9 +513,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(tick_stretch, "ratio", "CPU time counted per tick over the tick (>= 1)"),
 	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
 	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),
-	QUANTITY(rt_period_floor_us, "us", "the least a spinning RT task gets in its best whole period: its runtime, less the fair server's runtime for each of the server's periods an RT period spans where it serves a CFS task, unless the window holds more whole RT periods than the server's slots can touch"),
 	QUANTITY(cfs_rest_unheld, "flag", "1 where the CFS task's rest of each RT period has no whole period of the kernel's in the window to be judged in (the timer fired at most once there)"),
-	QUANTITY(rt_period_top_unheld, "flag", "1 where the most RT ran in a whole period cannot be held to the runtime: no whole period in the window, or rt_period_floor_us below the runtime"),
+	QUANTITY(rt_period_top_unheld, "flag", "1 where the most RT ran in a whole period cannot be held to the runtime: no whole period in the window, or a fair server serving a CFS task may take more than the period less the runtime from every whole period (its slots missing the throttle's)"),
 	QUANTITY(fs_period_us, "us", "the fair server's period (debugfs where readable, else the kernel's default)"),
 	QUANTITY(fs_periods_in_window, "count", "the window in fair-server periods (its promise is measured over two)"),
 	QUANTITY(fs_interleaves, "flag", "1 when the fair server may cut in between RT throttling's slots: counts, intervals and medians then follow how the phases meet"),
