@@ -44,7 +44,7 @@ run_bad() {
 check 0 "unit tests" "${wrapper[@]}" "$build/unit-tests"
 check 0 "--help" "${wrapper[@]}" "$bin" --help
 check 0 "--version" "${wrapper[@]}" "$bin" --version
-for cmd in run info list restore plan export soak; do
+for cmd in run info list restore plan export soak judge; do
 	check 0 "$cmd --help" "${wrapper[@]}" "$bin" "$cmd" --help
 done
 check 0 "info" "${wrapper[@]}" "$bin" info
@@ -115,6 +115,16 @@ check 1 "soak --from" "${wrapper[@]}" "$bin" soak --from tests/fixtures/quick-1r
 	tests/fixtures/kernel-defaults-1rep.json
 check 2 "soak --from malformed" "${wrapper[@]}" "$bin" soak --from tests/fixtures/malformed.json
 check 2 "soak --runs 0" "${wrapper[@]}" "$bin" soak --runs 0
+
+# judge: the defects, then folders without a readable recording (exit 2, nothing judged).
+check 0 "judge --defects" "${wrapper[@]}" "$bin" judge --defects
+mkdir -p "$tmp/rec"
+check 2 "judge: no recording" "${wrapper[@]}" "$bin" judge "$tmp/rec"
+printf 'rtthrottle-record 1\n{"count": 1, "task_record_bytes": 1}\n' | gzip >"$tmp/rec/0001-x.rec.gz"
+check 2 "judge: another build's recording" "${wrapper[@]}" "$bin" judge "$tmp/rec"
+printf 'garbage' | gzip >"$tmp/rec/0001-x.rec.gz"
+check 2 "judge: not a recording" "${wrapper[@]}" "$bin" judge --inject rt-short-5pct "$tmp/rec"
+check 2 "judge --inject unknown" "${wrapper[@]}" "$bin" judge --inject nonsense "$tmp/rec"
 
 # restore in a private state folder: nothing to restore, then a malformed state file.
 export RTTHROTTLE_STATE_DIR=$tmp/state

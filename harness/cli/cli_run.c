@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `rtthrottle run`: options, validation (nothing on the system changes before it passes), run. */
 #include "commands.h"
+#include "record.h"
 #include "fair_server.h"
 #include "knob_explain.h"
 #include "load.h"
@@ -9,10 +10,13 @@
 #include "sysinfo.h"
 #include "util.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *out)
@@ -72,6 +76,9 @@ static void usage(FILE *out)
 		"                        and again), stress-ng (--cpu, one worker a CPU) or none (also\n"
 		"                        turns off a scenario's own \"load\"); recorded as task \"load\"\n"
 		"  --output FILE         results JSON (default results/<UTC time>-<host>.json)\n"
+		"  --record DIR          also keep each window's raw measurements in DIR (a new or empty\n"
+		"                        folder; about 0.1-1 MB a window): 'rtthrottle judge DIR'\n"
+		"                        judges them again offline, with the checks of its own build\n"
 		"  --trace, --no-trace   record sched_switch on the measured CPU as ground truth for\n"
 		"                        each case's gaps (default on; mounts tracefs if needed)\n"
 		"  --site-setting NAME=VALUE\n"
@@ -103,7 +110,7 @@ enum {
 	OPT_SUITE = 256, OPT_SCENARIO, OPT_POLICY, OPT_RUNTIME, OPT_PERIOD, OPT_CPU, OPT_ALLOW_CPU0,
 	OPT_DURATION, OPT_REPEAT, OPT_NOISE, OPT_PROBE, OPT_OUTPUT, OPT_QUIET, OPT_HELP, OPT_SCENARIO_FILE,
 	OPT_LOAD, OPT_TRACE, OPT_NO_TRACE, OPT_GRID, OPT_SITE_SETTING, OPT_SETTLE, OPT_FAIR_SERVER,
-	OPT_FAIR_SERVER_CPUS,
+	OPT_FAIR_SERVER_CPUS, OPT_RECORD,
 };
 
 static const struct option long_options[] = {
@@ -123,6 +130,7 @@ static const struct option long_options[] = {
 	{ "noise-seconds", required_argument, NULL, OPT_NOISE },
 	{ "probe-seconds", required_argument, NULL, OPT_PROBE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "site-setting", required_argument, NULL, OPT_SITE_SETTING },
@@ -137,6 +145,28 @@ static const struct option long_options[] = {
 #define GRID_SCENARIO "fifo-hog-share"
 
 #define bad(...) usage_error("run", __VA_ARGS__)
+
+/* --record DIR: new, or a folder without recordings (one run's windows, in order); made here. */
+static int check_record_dir(const char *dir)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	bool used = false;
+
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return bad("--record %s: not a folder", dir);
+		if (!(d = opendir(dir)))
+			return bad("--record %s: cannot read it: %s", dir, strerror(errno));
+		while ((e = readdir(d)))
+			used |= !strcmp(e->d_name, "run.json") || strstr(e->d_name, RECORD_SUFFIX);
+		closedir(d);
+		if (used)
+			return bad("--record %s: already holds a run's recordings; give a new or empty folder", dir);
+	}
+	return record_dir_prepare(dir) ? 0 : EXIT_USAGE;
+}
 
 struct raw_args {
 	const char *suite, *scenarios, *policies, *runtime, *period, *cpu, *output;
@@ -401,6 +431,10 @@ int cmd_run(int argc, char **argv)
 		case OPT_CPU: raw.cpu = optarg; break;
 		case OPT_ALLOW_CPU0: raw.allow_cpu0 = true; break;
 		case OPT_OUTPUT: raw.output = optarg; break;
+		case OPT_RECORD:
+			if (snprintf(opt.record_dir, sizeof(opt.record_dir), "%s", optarg) >= (int)sizeof(opt.record_dir) - 32)
+				return bad("--record: path too long");
+			break;
 		case OPT_QUIET: opt.quiet = true; break;
 		case OPT_LOAD:
 			if ((opt.load_tool = load_tool_find(optarg)) < 0)
@@ -472,6 +506,8 @@ int cmd_run(int argc, char **argv)
 	if ((err = add_scenarios(&opt, &raw)) || (raw.policies && (err = add_policies(&opt, raw.policies))) ||
 	    (err = add_adhoc(&opt, &raw)) || (err = choose_cpu(&opt, &raw)) || (err = load_check_tools(&opt)) ||
 	    (err = check_policy_count(&opt)) || (err = check_policies_plannable(&opt)) || (err = choose_output(&opt, &raw)))
+		return err;
+	if (opt.record_dir[0] && (err = check_record_dir(opt.record_dir)))
 		return err;
 	{
 		int64_t period;

@@ -19,5 +19,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_soak(int argc, char **argv);
+int cmd_judge(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "draw regression plots (PNG) from result files" },
 	{ "report", cmd_report, "write a self-contained HTML report from result files" },
 	{ "export", cmd_export, "convert a result file to JUnit XML, KCIDB JSON or rt-tests JSON" },
+	{ "judge", cmd_judge, "judge the windows a 'run --record DIR' kept again, offline (no root)" },
 	{ "soak", cmd_soak, "run the quick suite N times: false alarms and margins per check" },
 };
 

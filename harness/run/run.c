@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The run in order: lock, guardian, saved knobs, noise floor, probe, cases, restore; then the exit status. */
 #include "run.h"
+#include "record.h"
 #include "json_util.h"
 #include "cgroups.h"
 #include "cyclictest.h"
@@ -650,6 +651,8 @@ static bool finish_document(struct run_ctx *ctx, int status)
 	if (json_object_array_length(ctx->results))
 		tables_print(ctx->root);
 	written = results_write(ctx->root, ctx->opt->output);
+	if (ctx->opt->record_dir[0])
+		record_run_document(ctx->opt->record_dir, ctx->root, &ctx->model);
 	if (written)
 		rtt_err("results in %s", ctx->opt->output);
 	/* The same document, in the formats other CI systems read. */

@@ -44,6 +44,7 @@ struct run_options {
 	double probe_s;		/* each regime-probe window; 0 skips the probe */
 	int repeat;
 	char output[PATH_MAX];
+	char record_dir[PATH_MAX];	/* --record: each window's raw measurements go there (record.h) */
 	char cmdline[1024];
 	bool quiet;
 	bool trace;		/* record sched_switch as ground truth (--trace / --no-trace) */

@@ -14,6 +14,7 @@
 #include "kernel_grid.h"
 #include "promise.h"
 #include "quantity.h"
+#include "record.h"
 #include "report.h"
 #include "rt_timer.h"
 #include "role_metrics.h"
@@ -24,6 +25,7 @@
 #include "sysinfo.h"
 #include "util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sched.h>
@@ -790,16 +792,14 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 	struct window_align align = { .period_ns = ctx->opt->settle == SETTLE_TIMER && p->runtime_us >= 0 &&
 						    !s->cgroup_count ? (uint64_t)p->period_us * 1000ull : 0 };
 	struct task_config tasks[TASKS_MAX];
-	json_object *res = case_json(s, p, sweep, rep), *arr, *trace, *metrics[TASKS_MAX] = { 0 };
-	char name[192], why[320] = "", cell[48], unjudged[1024];
+	json_object *res = case_json(s, p, sweep, rep);
+	char name[192], why[320] = "", cell[48], recorded[PATH_MAX] = "";
 	enum window_status status;
 	struct limiter limiter;
-	struct promise_terms terms;
-	struct promise promise = { 0 };
+	struct window_taken taken;
 	struct lead_writes lead;
-	int count, traced, kept, hollow;
-	const char *verdict;
-	bool ok, promised;
+	int count, traced;
+	bool again;
 
 	case_name(name, sizeof(name), ctx, s, p, sweep, rep);
 	grid_cell_prefix(p, cell, sizeof(cell));
@@ -846,6 +846,42 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 		record_error(ctx, res, name, why);
 		return false;
 	}
+	/* The trace first: its record of the RT period timer lays the promise's periods. */
+	taken = (struct window_taken){ .scenario = s, .policy = p, .sweep = sweep, .count = count, .traced = traced,
+				       .window_s = window_s, .align = &align, .res = res };
+	snprintf(taken.name, sizeof(taken.name), "%s", name);
+	taken.trace = trace_case_json(ctx->trace, ctx->shm, traced, threshold_for(ctx, &limiter, ROLE_HOG),
+				      (uint64_t)p->period_us * 1000ull, (uint64_t)(ctx->model.tick_us * 1000));
+	/* Before judging, which reads (and removes) what external tools wrote. */
+	if (ctx->opt->record_dir[0])
+		record_window(ctx, &taken, recorded, sizeof(recorded));
+	again = run_judge_window(ctx, &taken, may_retry);
+	if (again)
+		record_discard(recorded);
+	return again;
+}
+
+/*
+ * Judges a measured window (live, or from a recording): metrics, the trace, the promise's
+ * periods, the checks; records the result in ctx->results and prints its KTAP line. Takes
+ * w->res and w->trace. True when the case is to run again instead (run_case).
+ */
+bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retry)
+{
+	const struct scenario *s = w->scenario;
+	const struct policy *p = w->policy;
+	const char *name = w->name;
+	json_object *res = w->res, *arr, *trace = w->trace, *metrics[TASKS_MAX] = { 0 };
+	int count = w->count, traced = w->traced, kept, hollow;
+	char cell[48], unjudged[1024];
+	struct limiter limiter;
+	struct promise_terms terms;
+	struct promise promise = { 0 };
+	const char *verdict;
+	bool ok, promised;
+
+	grid_cell_prefix(p, cell, sizeof(cell));
+	run_scenario_limiter(&ctx->model, s, p, &limiter);
 	arr = json_object_new_array();
 	for (int i = 0; i < count; i++) {
 		struct task_metrics m;
@@ -857,12 +893,9 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 	}
 	cyclictest_span_metrics(ctx->shm->task, metrics, count);
 	json_object_object_add(res, "tasks", arr);
-	/* The trace first: its record of the RT period timer lays the promise's periods. */
-	trace = trace_case_json(ctx->trace, ctx->shm, traced, threshold_for(ctx, &limiter, ROLE_HOG),
-				(uint64_t)p->period_us * 1000ull, (uint64_t)(ctx->model.tick_us * 1000));
 	json_object_object_add(res, "trace", trace);
-	promised = measure_promise(ctx, s, p, &limiter, &align, trace, count, metrics, &terms, &promise);
-	verdict = judge_and_record(ctx, name, s, p, sweep, &limiter, window_s, res, metrics, count, traced, &kept,
+	promised = measure_promise(ctx, s, p, &limiter, w->align, trace, count, metrics, &terms, &promise);
+	verdict = judge_and_record(ctx, name, s, p, w->sweep, &limiter, w->window_s, res, metrics, count, traced, &kept,
 				   unjudged, sizeof(unjudged), may_retry, &hollow);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
@@ -872,7 +905,7 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 	if (retry_wanted(may_retry, hollow, verdict)) {
 		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor: measuring the "
 			  "noise floor again and the case once more", name, hollow);
-		json_object_object_add(ctx->root, "retried", retried_json(name, window_s, hollow));
+		json_object_object_add(ctx->root, "retried", retried_json(name, w->window_s, hollow));
 		json_object_put(res);
 		return true;
 	}

@@ -71,6 +71,23 @@ void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s
  */
 bool run_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
 	      bool may_retry);
+/* A measured window, with what judging it needs beyond the run's context. */
+struct window_taken {
+	char name[192];		/* the case's name, as KTAP and the results call it */
+	const struct scenario *scenario;
+	const struct policy *policy;
+	int sweep, count, traced;	/* traced: the task the trace followed, or -1 */
+	double window_s;
+	const struct window_align *align;
+	json_object *res;	/* the result so far (case, policy, window figures) */
+	json_object *trace;	/* the result's trace block */
+};
+/*
+ * Judges a measured window, live or recorded (record.h): its tasks' metrics from ctx->shm, the
+ * promise's periods, the checks. Records the result in ctx->results and prints its KTAP line;
+ * takes w->res and w->trace. True (with may_retry) when the case is to run again instead.
+ */
+bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retry);
 /* Records a skipped case. */
 void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct policy *p, int sweep, int rep,
 		   const char *reason);

@@ -7,85 +7,13 @@
 #include "cpu_timeline.h"
 #include "promise.h"
 #include "unit.h"
+#include "unit_schedule.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MS 1000000ull
-#define LONG_GAP 200000ull
-
-enum owner { NOBODY, RT, CFS };
-
-struct schedule {
-	uint64_t end_ns;
-	int count;
-	struct {
-		uint64_t from, to;
-		enum owner who;
-	} run[4096];
-};
-
-static void runs(struct schedule *s, uint64_t from, uint64_t to, enum owner who)
-{
-	if (to > s->end_ns)
-		to = s->end_ns;
-	if (from >= to)
-		return;
-	s->run[s->count].from = from;
-	s->run[s->count].to = to;
-	s->run[s->count].who = who;
-	s->count++;
-}
-
-/* The spinners' sampling step; 0 records the gaps' ends only. */
-static uint64_t sample_step = CPU_SAMPLE_MIN_NS;
-
-/* The samples `who` takes while it runs [from, to), its CPU time at `from` being `cpu`. */
-static void samples_of(struct task_record *rec, uint64_t from, uint64_t to, uint64_t cpu, uint64_t *next)
-{
-	struct cpu_samples *s = &rec->samples;
-
-	s->every_ns = sample_step;
-	for (uint64_t t = *next > from ? *next : from; sample_step && t < to && s->count < CPU_SAMPLES_MAX;
-	     t += sample_step) {
-		s->at[s->count++] = (struct cpu_sample){ (uint32_t)(t / 1000), (uint32_t)((cpu + (t - from)) / 1000) };
-		*next = t + sample_step;
-	}
-}
-
-/* The record `who` would have written: a gap wherever it did not run. */
-static void record_of(const struct schedule *s, enum owner who, struct task_record *rec)
-{
-	uint64_t cpu = 0, idle_from = 0, next_sample = 0;
-
-	memset(rec, 0, sizeof(*rec));
-	rec->config.long_gap_ns = LONG_GAP;
-	rec->config.window_ns = s->end_ns;
-	rec->first_ns = 1000 * MS;
-	rec->last_ns = rec->first_ns + s->end_ns;
-	for (int i = 0; i <= s->count; i++) {
-		bool mine = i < s->count && s->run[i].who == who;
-		uint64_t at = i < s->count ? s->run[i].from : s->end_ns;
-
-		if (!mine && i < s->count)
-			continue;
-		if (at - idle_from >= LONG_GAP) {
-			struct gap_event *g = &rec->gaps.long_gaps[rec->gaps.long_stored++];
-
-			*g = (struct gap_event){ idle_from, at - idle_from, cpu };
-			rec->gaps.long_total++;
-			if (g->len_ns > rec->gaps.max_ns)
-				rec->gaps.max_ns = g->len_ns;
-		}
-		if (i < s->count) {
-			samples_of(rec, s->run[i].from, s->run[i].to, cpu, &next_sample);
-			cpu += s->run[i].to - s->run[i].from;
-			idle_from = s->run[i].to;
-		}
-	}
-	rec->cpu_ns = cpu;
-}
+#define MS UNIT_MS
 
 struct outcome {
 	struct promise p;
@@ -357,9 +285,9 @@ TEST(promise_boundary_between_stored_points_is_sampled)
 		CHECK(o.p.rt_period_max_us <= 950000 + 2 * CPU_SAMPLE_MIN_NS / 1000.0, "phase %llu ms: a period's RT %.0f us",
 		      (unsigned long long)phases_ms[i], o.p.rt_period_max_us);
 		CHECK(o.p.rt_sample_us == CPU_SAMPLE_MIN_NS / 1000.0, "the step is reported: %.0f", o.p.rt_sample_us);
-		sample_step = 0;
+		unit_sample_step = 0;
 		judge(&sched, 950000, 1000000, true, false, &o);
-		sample_step = CPU_SAMPLE_MIN_NS;
+		unit_sample_step = CPU_SAMPLE_MIN_NS;
 		unsampled_worst = fmax(unsampled_worst, o.p.rt_budget_excess_us);
 		CHECK(o.p.rt_sample_us == 0, "no step without samples");
 	}
