@@ -162,6 +162,20 @@ SOAK ?= 10
 soak: deps all
 	$(BUILD)/rtthrottle soak --runs $(SOAK) $(SOAK_ARGS)
 
+# What each check catches: `make power` puts defects of the size checks exist to detect (RT 5
+# points short, a throttle 2-5 ticks late, carried or not, a missed throttle, a CFS slot short)
+# into recorded healthy windows and judges them again offline (`rtthrottle judge --inject`):
+# detection rate per defect and check, and the false alarms of the unchanged recordings, in
+# results/power-<UTC time>/. RECORDINGS: recording or soak folders (default: the newest soak
+# made with `make soak SOAK_ARGS=--record`). Needs no root.
+.PHONY: power
+power: all
+	@recs="$(RECORDINGS)"; \
+	[ -n "$$recs" ] || recs=$$(for d in $$(ls -d results/soak-*/ 2>/dev/null); do \
+		ls "$$d" | grep -q '^suite-.*\.rec$$' && echo "$$d"; done | tail -n 1); \
+	if [ -z "$$recs" ]; then echo "make power: no recordings: run 'make soak SOAK_ARGS=--record' first, or give RECORDINGS=DIR" >&2; exit 2; fi; \
+	$(PYTHON) ci/power.py --rtthrottle $(BUILD)/rtthrottle $$recs
+
 # Accuracy benchmark: `make bench` measures how precisely rtthrottle measures (loop
 # resolution, share vs the sched_switch trace, probe vs cyclictest, calibration, overhead,
 # memory) and writes results/bench-<UTC time>.json; every figure printed is judged and any miss

@@ -40,6 +40,9 @@ static void usage(FILE *out)
 		"  --out DIR       where to write (default results/soak-<UTC time>): suite-NN.json\n"
 		"                  (and .ktap, .log) per suite, soak.json, soak.txt and soak.png (when\n"
 		"                  matplotlib is there)\n"
+		"  --record        each suite also keeps its windows' raw measurements in\n"
+		"                  DIR/suite-NN.rec/ (run --record): 'rtthrottle judge' and 'make power'\n"
+		"                  judge them again\n"
 		"  --from          run nothing: gather the RESULTS files given (table on stdout; the\n"
 		"                  files above too with --out)\n"
 		"  -h, --help      this text\n\n"
@@ -59,6 +62,7 @@ struct soak_args {
 	bool from;
 	char **files;		/* --from: RESULTS; else the run options after -- */
 	int file_count;
+	bool record;		/* each suite keeps its windows' raw measurements (run --record) */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -70,11 +74,12 @@ static void on_stop(int sig)
 
 static int parse(int argc, char **argv, struct soak_args *a)
 {
-	enum { OPT_RUNS = 1, OPT_OUT, OPT_FROM };
+	enum { OPT_RUNS = 1, OPT_OUT, OPT_FROM, OPT_RECORD };
 	static const struct option options[] = {
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "out", required_argument, NULL, OPT_OUT },
 		{ "from", no_argument, NULL, OPT_FROM },
+		{ "record", no_argument, NULL, OPT_RECORD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -98,6 +103,7 @@ static int parse(int argc, char **argv, struct soak_args *a)
 			break;
 		case OPT_OUT: a->out = optarg; break;
 		case OPT_FROM: a->from = true; break;
+		case OPT_RECORD: a->record = true; break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -122,8 +128,10 @@ static int parse(int argc, char **argv, struct soak_args *a)
 	if (a->file_count > RUN_ARGS_MAX)
 		return bad("more than %d run options", RUN_ARGS_MAX);
 	for (int i = 0; i < a->file_count; i++)
-		if (!strncmp(a->files[i], "--output", 8))
-			return bad("'%s': each suite's output is the soak's (--out DIR)", a->files[i]);
+		if (!strncmp(a->files[i], "--output", 8) || !strncmp(a->files[i], "--record", 8))
+			return bad("'%s': each suite's output is the soak's (--out DIR, --record)", a->files[i]);
+	if (a->record && a->from)
+		return bad("--from runs nothing: nothing to --record");
 	return 0;
 }
 
@@ -231,7 +239,7 @@ static void format_minutes(double s, char *buf, size_t len)
 /* Runs the suites into dir, adding each file as it lands; the exit status of the soak. */
 static int run_suites(const struct soak_args *a, const char *dir, struct soak *s)
 {
-	char self[PATH_MAX], out[PATH_MAX], ktap[PATH_MAX], log[PATH_MAX];
+	char self[PATH_MAX], out[PATH_MAX], ktap[PATH_MAX], log[PATH_MAX], rec[PATH_MAX];
 	char *argv[RUN_ARGS_MAX + 8];
 	bool has_choice = false, problem = false;
 	uint64_t t0 = now_ns();
@@ -251,6 +259,10 @@ static int run_suites(const struct soak_args *a, const char *dir, struct soak *s
 		argv[n++] = a->files[i];
 	argv[n++] = "--output";
 	argv[n++] = out;
+	if (a->record) {
+		argv[n++] = "--record";
+		argv[n++] = rec;
+	}
 	argv[n] = NULL;
 	for (int k = 1; k <= a->runs; k++) {
 		double elapsed = (double)(now_ns() - t0) / 1e9;
@@ -263,6 +275,7 @@ static int run_suites(const struct soak_args *a, const char *dir, struct soak *s
 		snprintf(out, sizeof(out), "%.4000s/suite-%02d.json", dir, k);
 		snprintf(ktap, sizeof(ktap), "%.4000s/suite-%02d.ktap", dir, k);
 		snprintf(log, sizeof(log), "%.4000s/suite-%02d.log", dir, k);
+		snprintf(rec, sizeof(rec), "%.4000s/suite-%02d.rec", dir, k);
 		for (int i = 0; i < s->scenario_count; i++)
 			before += s->scenarios[i].c.failed;
 		status = spawn_wait(argv, ktap, log);
