@@ -84,7 +84,7 @@ def test_each_source_gives_its_table_and_the_rates_a_ci_owner_needs():
         summary = _section(text, "Summary")
         assert "- Soak: 2 suites, 900 checks judged, 1 false alarms (0.11% of judged), 45 unjudged" in summary, summary
         assert "- Mutants: 1 of 2 caught (1 by a check their Promise names)" in summary, summary
-        assert "- Bench: 1 of 2 accuracy figures on target (missed: share_vs_trace)" in summary, summary
+        assert "- Bench: 1 of 2 accuracy figures on target (missed: share_vs_trace_pp)" in summary, summary
     finally:
         shutil.rmtree(tmp)
 
