@@ -189,6 +189,13 @@ $(BUILD)/tests/bench/loop_cost: tests/bench/loop_cost.c
 bench: all $(BUILD)/tests/bench/loop_cost
 	RTT_BUILD=$(BUILD) $(PYTHON) ci/bench.py
 
+# doc/evidence.md from the results files under results/ alone (no root, nothing measured): the
+# newest soak, mutants, matrix, power and bench results, each with its commit, date, kernel and
+# machine, and a warning where the judging code changed in git since that commit.
+.PHONY: evidence
+evidence:
+	$(PYTHON) ci/evidence.py
+
 # Installation: `make install` (PREFIX=/usr/local, DESTDIR for staging) puts the binary in
 # PREFIX/bin, the scenario catalogue and the plot script in PREFIX/share/rtthrottle (where the
 # binary looks, relative to itself), the man page in PREFIX/share/man/man1 and the docs in

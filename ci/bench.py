@@ -798,7 +798,9 @@ def main():
     print(f"{'ok' if clean else 'FAIL':4}  knobs after {knobs_after} (before {knobs_before}); "
           f"SCHED_FIFO tasks left: {left or 'none'}", flush=True)
     out = os.path.join(ROOT, "results", f"bench-{started}.json")
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     doc = {"schema": "rtthrottle-bench/1", "start": started, "host": os.uname().nodename,
+           "git_commit": commit.stdout.strip() if commit.returncode == 0 else "unknown",
            "kernel": os.uname().release, "cpu": int(cpu), "elapsed_s": time.monotonic() - t0,
            "figures": b.figures, "raw": b.raw,
            "runs": {"short": short_meas, "long": long_meas, "quick": quick_meas, "grid": grid_meas},
