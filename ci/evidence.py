@@ -30,7 +30,7 @@ EXTRA_JUDGING = {
     "soak": ["harness/compare/soak.c"],
     "mutants": ["ci/mutants/judge.py", "harness/compare"],
     "matrix": ["ci/matrix/summary.py"],
-    "power": [],
+    "power": ["ci/power.py", "harness/run/defects.c", "harness/run/timeline_shift.c"],
     "bench": ["ci/bench.py"],
 }
 TARGETS = {"soak": "make soak", "mutants": "make mutants", "matrix": "make matrix", "power": "make power",
@@ -330,25 +330,33 @@ def matrix_section(path, results, repo):
 # --- power ---------------------------------------------------------------------------------------
 
 def power_section(path, results, repo):
-    """The layout read: commit, start, kernel, host; unperturbed {windows, false_alarms};
-    defects [{defect, check, windows, detected}] (detection per check and defect)."""
+    """ci/power.py's layout: git_commit (the judging build), start, kernel, host; clean {windows,
+    checks, judged, false_alarms, unjudged}; defects {name: {windows {changed, caught_by_named},
+    checks {task.metric: {caught, missed, unjudged, not_applicable}}}}."""
     doc = load(path)
     if not doc:
         return None, [f"`{path}` could not be read as JSON."]
-    commit = doc.get("git_commit") or doc.get("commit")
+    commit = doc.get("git_commit")
     warning = staleness(repo, {commit}, JUDGING + EXTRA_JUDGING["power"])
-    clean = doc.get("unperturbed") or {}
-    windows, alarms = clean.get("windows", 0), clean.get("false_alarms", 0)
-    defects = doc.get("defects") or []
-    rows = [[d.get("defect"), d.get("check"), d.get("windows"), d.get("detected"),
-             pct(d.get("detected") or 0, d.get("windows") or 0)] for d in defects]
-    rates = [(d.get("detected") or 0) / d["windows"] for d in defects if d.get("windows")]
-    summary = (f"Power: {len(defects)} defect × check pairs, detection {pct(min(rates), 1) if rates else '-'} at "
-               f"worst; {alarms} false alarms in {windows} unperturbed windows")
-    lines = header_lines(path, results, commit, doc.get("start"), doc.get("kernel"), doc.get("host"),
-                         warning)
-    lines += [f"Unperturbed recordings: {windows} windows, {alarms} false alarms ({pct(alarms, windows)}).", ""]
-    lines += table(["defect", "check", "windows", "detected", "detection rate"], rows)
+    clean = doc.get("clean") or {}
+    judged, alarms = clean.get("judged", 0), clean.get("false_alarms", 0)
+    rows, rates = [], []
+    for name, d in (doc.get("defects") or {}).items():
+        w = d.get("windows") or {}
+        for check, c in (d.get("checks") or {}).items():
+            n = c.get("caught", 0) + c.get("missed", 0)
+            rows.append([name, check, w.get("changed", 0), n, c.get("caught", 0), pct(c.get("caught", 0), n),
+                         c.get("unjudged", 0)])
+        if w.get("changed"):
+            rates.append((w.get("caught_by_named", 0) / w["changed"], name))
+    worst = min(rates) if rates else None
+    summary = (f"Power: {len(rates)} defects put into {clean.get('windows', 0)} recorded windows, caught in "
+               + (f"{pct(worst[0], 1)} of their windows at worst ({worst[1]})" if worst else "- (none applied)")
+               + f"; {alarms} false alarms in {judged} checks judged unchanged")
+    lines = header_lines(path, results, commit, doc.get("start"), doc.get("kernel"), doc.get("host"), warning)
+    lines += [f"Unchanged recordings: {clean.get('windows', 0)} windows, {judged} checks judged, {alarms} false "
+              f"alarms ({pct(alarms, judged)}), {clean.get('unjudged', 0)} unjudged.", ""]
+    lines += table(["defect", "check", "windows changed", "judged", "caught", "detection rate", "unjudged"], rows)
     return summary, lines + [""]
 
 
