@@ -331,7 +331,7 @@ def matrix_section(path, results, repo):
 
 def power_section(path, results, repo):
     """ci/power.py's layout: git_commit (the judging build), start, kernel, host; clean {windows,
-    checks, judged, false_alarms, unjudged}; defects {name: {windows {changed, caught_by_named},
+    checks, judged, false_alarms, unjudged}; defects {name: {windows {changed, judged, caught_by_named},
     checks {task.metric: {caught, missed, unjudged, not_applicable}}}}."""
     doc = load(path)
     if not doc:
@@ -346,9 +346,10 @@ def power_section(path, results, repo):
         for check, c in (d.get("checks") or {}).items():
             n = c.get("caught", 0) + c.get("missed", 0)
             rows.append([name, check, w.get("changed", 0), n, c.get("caught", 0), pct(c.get("caught", 0), n),
-                         c.get("unjudged", 0)])
-        if w.get("changed"):
-            rates.append((w.get("caught_by_named", 0) / w["changed"], name))
+                         c.get("censored", 0), c.get("unjudged", 0)])
+        judged_windows = w.get("judged", w.get("changed", 0))
+        if judged_windows:
+            rates.append((w.get("caught_by_named", 0) / judged_windows, name))
     worst = min(rates) if rates else None
     summary = (f"Power: {len(rates)} defects put into {clean.get('windows', 0)} recorded windows, caught in "
                + (f"{pct(worst[0], 1)} of their windows at worst ({worst[1]})" if worst else "- (none applied)")
@@ -356,7 +357,8 @@ def power_section(path, results, repo):
     lines = header_lines(path, results, commit, doc.get("start"), doc.get("kernel"), doc.get("host"), warning)
     lines += [f"Unchanged recordings: {clean.get('windows', 0)} windows, {judged} checks judged, {alarms} false "
               f"alarms ({pct(alarms, judged)}), {clean.get('unjudged', 0)} unjudged.", ""]
-    lines += table(["defect", "check", "windows changed", "judged", "caught", "detection rate", "unjudged"], rows)
+    lines += table(["defect", "check", "windows changed", "judged", "caught", "detection rate", "censored",
+                    "unjudged"], rows)
     return summary, lines + [""]
 
 

@@ -68,6 +68,15 @@ def case_of(result):
     return name + (f".{sweep['param']}={sweep['value']:g}" if sweep else "")
 
 
+def all_censored(result):
+    """Every span the defect changed lies in a period the check left out: the trace saw the
+    machine hold the CPU there (promise.censored), so no check there could see it."""
+    spans = result.get("changed_spans_ms") or []
+    periods = ((result.get("promise") or {}).get("censored") or {}).get("at") or []
+    return bool(spans) and all(any(p["from_ms"] - 0.01 <= a and b <= p["to_ms"] + 0.01 for p in periods)
+                               for a, b in spans)
+
+
 def tally_defect(doc, stats, windows):
     """Adds one judged-with-defect document to stats[check] and windows."""
     catches = [k for k in doc["judged_again"].get("change_caught_by", "").split(",") if k]
@@ -79,20 +88,24 @@ def tally_defect(doc, stats, windows):
         by_key = defaultdict(list)
         for c in r.get("checks", []):
             by_key[check_key(c)].append(c["verdict"])
-        caught_here = False
+        caught_here = judged_here = False
         for key in catches:
             verdicts = by_key.get(key, [])
             s = stats[key]
             if "fail" in verdicts:
                 s["caught"] += 1
-                caught_here = True
+                caught_here = judged_here = True
+            elif "pass" in verdicts and all_censored(r):
+                s["censored"] += 1
             elif "pass" in verdicts:
                 s["missed"] += 1
                 s["missed_cases"].append(case_of(r))
+                judged_here = True
             elif "unjudged" in verdicts:
                 s["unjudged"] += 1
             else:
                 s["not_applicable"] += 1
+        windows["judged"] += judged_here
         windows["caught_by_named"] += caught_here
         windows["caught_by_any"] += any(c["verdict"] == "fail" for c in r.get("checks", []))
 
@@ -127,19 +140,22 @@ def table(report):
              f"unchanged: {report['clean']['judged']} checks judged, {report['clean']['false_alarms']} false alarms, "
              f"{report['clean']['unjudged']} unjudged of {report['clean']['checks']}", "",
              f"{'defect':<22} {'windows':>7} {'caught':>7}  {'check':<26} {'judged':>6} {'caught':>6} "
-             f"{'rate':>6} {'unjudged':>8} {'n/a':>4}"]
+             f"{'rate':>6} {'censored':>8} {'unjudged':>8} {'n/a':>4}"]
     for name, d in report["defects"].items():
         w = d["windows"]
         first = True
         for key, s in d["checks"].items():
             judged = s["caught"] + s["missed"]
-            head = (f"{name:<22} {w['changed']:>7} {rate(w['caught_by_named'], w['changed']):>7}" if first
+            head = (f"{name:<22} {w['changed']:>7} {rate(w['caught_by_named'], w.get('judged', 0)):>7}" if first
                     else " " * 38)
             lines.append(f"{head}  {key:<26} {judged:>6} {s['caught']:>6} {rate(s['caught'], judged):>6} "
-                         f"{s['unjudged']:>8} {s['not_applicable']:>4}")
+                         f"{s['censored']:>8} {s['unjudged']:>8} {s['not_applicable']:>4}")
             first = False
     lines += ["", "windows: those the defect applied to (the others have no throttle or slot it can move);",
-              "caught: by a check that exists for it; rate: of the windows that check judged."]
+              "caught (per defect): of those a check that exists for it judged, the share it failed;",
+              "rate (per check): of the windows that check judged with the",
+              "defect in a period it judged; censored: the defect fell only in periods the trace saw",
+              "disturbed, which the check leaves out."]
     return "\n".join(lines)
 
 
@@ -157,8 +173,8 @@ def main():
     names = a.defect or defects(a.rtthrottle)
     clean = {"windows": 0, "checks": 0, "judged": 0, "false_alarms": 0, "unjudged": 0, "false_alarm_checks": []}
     per = {n: {"windows": defaultdict(int),
-               "checks": defaultdict(lambda: {"caught": 0, "missed": 0, "unjudged": 0, "not_applicable": 0,
-                                              "missed_cases": []})} for n in names}
+               "checks": defaultdict(lambda: {"caught": 0, "missed": 0, "censored": 0, "unjudged": 0,
+                                              "not_applicable": 0, "missed_cases": []})} for n in names}
     t0 = time.time()
     about = {}
     with tempfile.TemporaryDirectory(prefix="rtthrottle-power.") as scratch:

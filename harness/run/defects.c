@@ -28,7 +28,7 @@ static const struct defect defects[] = {
 	  "no throttle in one period: RT runs through CFS's slot" },
 	{ "slot-withheld-20ms", DEFECT_SLOT_WITHHELD, 20, "hog.rt_budget_excess_us,victim.cfs_period_min_us",
 	  "one period's CFS slot 20 ms short: RT runs into it" },
-	{ "cfs-slot-halved", DEFECT_SLOT_HALVED, 0, "victim.cfs_period_min_us,victim.fs_period_min_us",
+	{ "cfs-slot-halved", DEFECT_SLOT_HALVED, 0, "victim.cfs_period_min_us",
 	  "CFS's slot in every period half as long (the fair server's where it serves first)" },
 };
 
@@ -102,6 +102,18 @@ static void span_push(struct shift_span *list, int *count, uint64_t from, uint64
 {
 	if (to > from && *count < SHIFT_SPANS_MAX)
 		list[(*count)++] = (struct shift_span){ from, to };
+}
+
+/* [from_ms, to_ms] of each span, into arr. */
+static void spans_json(json_object *arr, const struct shift_span *s, int n)
+{
+	for (int i = 0; arr && i < n; i++) {
+		json_object *pair = json_object_new_array();
+
+		json_object_array_add(pair, json_object_new_double(s[i].from_ns / 1e6));
+		json_object_array_add(pair, json_object_new_double(s[i].to_ns / 1e6));
+		json_object_array_add(arr, pair);
+	}
 }
 
 /* One period of the kernel's grid, as the hog ran it. */
@@ -226,6 +238,8 @@ bool defect_apply(struct record_window_view *w, const void *arg, char *why, size
 			 d->kind == DEFECT_SLOT_HALVED ? "a CFS slot" : "RT throttled before the period's end");
 		goto out;
 	}
+	spans_json(w->changed, sp->on, sp->on_count);
+	spans_json(w->changed, sp->off, sp->off_count);
 	/* What the hog gains the CFS task loses, and the other way round. */
 	if (!timeline_shift(&w->shm->task[hog], sp->on, sp->on_count, sp->off, sp->off_count) ||
 	    (victim >= 0 && !timeline_shift(&w->shm->task[victim], sp->off, sp->off_count, sp->on, sp->on_count))) {

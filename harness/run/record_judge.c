@@ -306,12 +306,16 @@ static bool judge_recording(struct judge_run *j, const char *file, char *why, si
 		w.trace = json_object_new_object();
 	if (j->change) {
 		struct record_window_view view = { .shm = r.shm, .trace = w.trace, .policy = &r.policy,
-						   .model = &ctx->model, .cpu = j->opt->cpu };
+						   .model = &ctx->model, .cpu = j->opt->cpu,
+						   .changed = json_object_new_array() };
 		char change_why[256] = "";
 		bool applied = j->change(&view, j->arg, change_why, sizeof(change_why));
 
 		applied ? j->sum->changed++ : j->sum->not_changed++;
 		json_add_str(w.res, "changed", applied ? "yes" : change_why);
+		json_object_object_add(w.res, "changed_spans_ms", applied ? view.changed : NULL);
+		if (!applied)
+			json_object_put(view.changed);
 	}
 	run_judge_window(ctx, &w, false);
 	j->sum->windows++;
@@ -382,10 +386,12 @@ int record_judge_dir(const char *dir, const char *out_path, bool quiet, record_c
 	j.opt = calloc(1, sizeof(*j.opt));
 	snprintf(j.tmp_dir, sizeof(j.tmp_dir), "%s/rtthrottle-judge.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	made = j.opt && mkdtemp(j.tmp_dir);
-	if (!made || !scenario_read_catalogue()) {
-		rtt_cmd_err("judge", "cannot set up: %s", j.opt ? strerror(errno) : "out of memory");
+	if (!made) {
+		rtt_cmd_err("judge", "cannot make a folder for the tools' files: %s", j.opt ? strerror(errno) : "out of memory");
 		goto out;
 	}
+	if (!scenario_read_catalogue())	/* it said why */
+		goto out;
 	j.ctx.root = document_for(dir, &system);
 	json_object_object_get_ex(j.ctx.root, "results", &j.ctx.results);
 	progress_begin(quiet, n);
