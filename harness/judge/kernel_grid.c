@@ -130,3 +130,45 @@ int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturban
 	}
 	return (int)count;
 }
+
+int kernel_grid_others(json_object *trace, struct others_span **out)
+{
+	json_object *others, *spans;
+	size_t count;
+
+	*out = NULL;
+	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded") ||
+	    !json_object_object_get_ex(trace, "others", &others) || !json_object_object_get_ex(others, "spans", &spans) ||
+	    !json_object_is_type(spans, json_type_array))
+		return -1;
+	count = json_object_array_length(spans);
+	if (!count)
+		return 0;
+	*out = calloc(count, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (size_t i = 0; i < count; i++) {
+		json_object *s = json_object_array_get_idx(spans, i);
+		double from = json_object_get_double(json_object_array_get_idx(s, 0)) * 1e6;
+		double to = json_object_get_double(json_object_array_get_idx(s, 1)) * 1e6;
+
+		(*out)[i] = (struct others_span){ from > 0 ? (uint64_t)from : 0, to > from ? (uint64_t)to : (uint64_t)fmax(from, 0),
+						  json_object_get_double(json_object_array_get_idx(s, 2)) };
+	}
+	return (int)count;
+}
+
+double others_between_us(const struct others_span *s, int n, uint64_t from, uint64_t to)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t a = s[i].from_ns > from ? s[i].from_ns : from, b = s[i].to_ns < to ? s[i].to_ns : to;
+
+		if (b <= a)
+			continue;
+		sum += s[i].to_ns > s[i].from_ns ? s[i].ran_us * (double)(b - a) / (double)(s[i].to_ns - s[i].from_ns)
+						  : s[i].ran_us;
+	}
+	return sum;
+}

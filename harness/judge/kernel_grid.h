@@ -42,4 +42,19 @@ struct disturbance {
  */
 int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturbance **out, double *listed_from_us);
 
+/* A span in which tasks not of the window ran on the measured CPU, as the trace saw them. */
+struct others_span {
+	uint64_t from_ns, to_ns;	/* from the window start */
+	double ran_us;			/* what they ran in it */
+};
+
+/*
+ * The spans of trace.others (CFS tasks and kernel threads not of the window, placed by the
+ * trace's sched_switch events): fills *out (malloc'ed) and returns how many; -1 when the trace
+ * did not list them all (not traced, events lost, more than it lists).
+ */
+int kernel_grid_others(json_object *trace, struct others_span **out);
+/* What they ran in [from, to): each span's time in proportion to its overlap. */
+double others_between_us(const struct others_span *s, int n, uint64_t from, uint64_t to);
+
 #endif

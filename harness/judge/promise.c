@@ -21,6 +21,7 @@ void promise_terms_for(const struct kernel_model *km, const struct limiter *l, i
 		       int64_t period_us, bool cfs_task, struct promise_terms *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->others_count = -1;
 	t->runtime_us = runtime_us;
 	t->period_us = period_us;
 	t->fs_runtime_us = km->fs_runtime_us;
@@ -72,6 +73,9 @@ struct grid_eval {
 	struct disturbance censored_at[CENSORED_LISTED];
 	double rt_max_us, rt_excess_us, worst_at_ns, cfs_min_us;
 	double rt_top_us;	/* the most RT ran in a whole period, with its start boundary's shift */
+	/* Where other CFS tasks and kernel threads ran, placed by the trace: they share CFS's rest. */
+	const struct others_span *others;
+	int others_count;
 };
 
 /*
@@ -112,8 +116,10 @@ static void eval_period(const struct cpu_timeline *rt, const struct cpu_timeline
 		e->rt_max_us = used;
 		e->worst_at_ns = (double)from;
 	}
+	/* CFS's rest is the CFS task's and the other CFS tasks' there: what they ran in it counts. */
 	if (cfs)
-		e->cfs_min_us = fmin(e->cfs_min_us, cpu_timeline_between(cfs, from, to) / 1000.0);
+		e->cfs_min_us = fmin(e->cfs_min_us, cpu_timeline_between(cfs, from, to) / 1000.0 +
+							(e->others ? others_between_us(e->others, e->others_count, from, to) : 0));
 	e->periods++;
 }
 
@@ -152,11 +158,15 @@ static double disturbed_us(const struct disturbance *d, int n, uint64_t from, ui
 
 static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
 			uint64_t end, double runtime_us, uint64_t tick_ns, bool partial, const struct disturbance *dist,
-			int ndist, struct grid_eval *e)
+			int ndist, const struct promise_terms *t, struct grid_eval *e)
 {
 	double run = 0;
 
 	memset(e, 0, sizeof(*e));
+	if (t && t->others_count >= 0) {
+		e->others = t->others;
+		e->others_count = t->others_count;
+	}
 	e->rt_excess_us = -INFINITY;
 	e->cfs_min_us = INFINITY;
 	/* Segment -1: the part period before the first boundary; b->n - 1: the one after the last. */
@@ -203,7 +213,7 @@ static int phase_count(uint64_t period, uint64_t end)
  */
 static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, uint64_t period, uint64_t end,
 		      double runtime_us, const struct gap_stats *gaps, double gap_threshold_us, double slack_us,
-		      struct grid_eval *best, double *phase_ns, double *step_ns)
+		      const struct promise_terms *t, struct grid_eval *best, double *phase_ns, double *step_ns)
 {
 	int n = phase_count(period, end), extra = gaps ? (int)gaps->long_stored : 0;
 	double best_score = INFINITY, end_score = INFINITY, end_phase = 0;
@@ -230,7 +240,7 @@ static void best_grid(const struct cpu_timeline *rt, const struct cpu_timeline *
 		}
 		struct bounds b = bounds_of_grid(phase, period, end, buf);
 
-		eval_bounds(rt, cfs, &b, end, runtime_us, 0, false, NULL, 0, &e);
+		eval_bounds(rt, cfs, &b, end, runtime_us, 0, false, NULL, 0, t, &e);
 		if (!e.periods)
 			continue;
 		score = rt ? e.rt_excess_us : -INFINITY;
@@ -399,7 +409,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 				b.n--;
 			whole_end = end;
 			eval_bounds(rt, t->cfs_rest ? cfs : NULL, &b, end, (double)t->runtime_us, (uint64_t)(t->tick_us * 1000),
-				    t->partial_periods, t->disturbed, t->disturbed_count > 0 ? t->disturbed_count : 0, &e);
+				    t->partial_periods, t->disturbed, t->disturbed_count > 0 ? t->disturbed_count : 0, t, &e);
 			p->censoring = t->disturbed_count >= 0;
 			p->censored = e.censored;
 			memcpy(p->censored_at, e.censored_at, sizeof(p->censored_at));
@@ -408,7 +418,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 			p->boundary_run_us = rt ? boundary_run_us(rt, &b, t->tick_us) : 0;
 		} else {
 			best_grid(rt, t->cfs_rest ? cfs : NULL, period, whole_end, (double)t->runtime_us, rt ? rt_gaps : NULL,
-				  throttle_threshold_us, t->tick_us, &e, &p->phase_us, &p->grid_step_us);
+				  throttle_threshold_us, t->tick_us, t, &e, &p->phase_us, &p->grid_step_us);
 			buf = malloc((size_t)(whole_end / period + 2) * sizeof(uint64_t));
 			b = buf ? bounds_of_grid((uint64_t)p->phase_us, period, whole_end, buf) : (struct bounds){ 0, NULL };
 			p->phase_us /= 1000.0;
@@ -438,7 +448,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	if (t->fair_server && cfs && t->fs_period_us > 0 && end >= 2 * (uint64_t)t->fs_period_us * 1000 - FS_WINDOW_SLACK_NS) {
 		double bound = 2.0 * (double)(t->fs_period_us - t->fs_runtime_us) + t->tick_us;
 
-		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, (double)t->fs_runtime_us, NULL, 0, 0, &e,
+		best_grid(NULL, cfs, (uint64_t)t->fs_period_us * 1000, end, (double)t->fs_runtime_us, NULL, 0, 0, t, &e,
 			  &p->fs_phase_us, &p->fs_grid_step_us);
 		p->fs_periods = e.periods;
 		p->fs_phase_us /= 1000.0;
@@ -494,6 +504,12 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(cfs_metrics, "cfs_period_min_us", p->cfs_period_min_us);
 		json_add_double(cfs_metrics, "cfs_grid_step_us", p->grid_step_us);
 		json_add_double(cfs_metrics, "cfs_placement_us", p->cfs_placement_us);
+		/* Its rest, too, is judged only in the periods the trace saw no held-back tick in. */
+		json_add_double(cfs_metrics, "tick_late_judged_us", p->censoring ? t->disturbed_from_us : -1);
+	}
+	/* The other CFS tasks' time was counted in each period where the trace placed it. */
+	if ((p->cfs_measured || p->fs_periods) && cfs_metrics) {
+		json_add_int(cfs_metrics, "others_placed", t->others_count >= 0);
 	}
 	if (t->fair_server && p->fs_periods && cfs_metrics) {
 		json_add_int(cfs_metrics, "fs_periods", p->fs_periods);

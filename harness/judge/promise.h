@@ -58,6 +58,13 @@ struct promise_terms {
 	const struct disturbance *disturbed;
 	int disturbed_count;
 	double disturbed_from_us;
+	/*
+	 * Where tasks not of the window ran on the measured CPU (kernel_grid_others): each period's
+	 * CFS figure holds what they ran in it. others_count < 0: not placed (the checks allow
+	 * what they took in the whole window instead).
+	 */
+	const struct others_span *others;
+	int others_count;
 	char why[200];		/* which promises, and why the others do not apply */
 };
 

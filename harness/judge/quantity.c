@@ -258,16 +258,16 @@ Q(tick_late_us) { *v = tick_late_in_window_us(JC); return true; }
  * saw the tick held back in (tick_late_judged_us, the task's metric: the listing threshold),
  * no more than that.
  */
-Q(tick_late_judged_us)
+static double tick_late_judged(const struct judge_context *jc, int task)
 {
 	bool found;
-	double judged = metric_at(JC->metrics[qc->task], "tick_late_judged_us", &found);
+	double judged = metric_at(jc->metrics[task], "tick_late_judged_us", &found);
+	double window = tick_late_in_window_us(jc);
 
-	*v = tick_late_in_window_us(JC);
-	if (found && judged >= 0 && judged < *v)
-		*v = judged;
-	return true;
+	return found && judged >= 0 && judged < window ? judged : window;
 }
+
+Q(tick_late_judged_us) { *v = tick_late_judged(JC, qc->task); return true; }
 Q(idle_at_start_us) { *v = idle_at_start_us(JC); return true; }
 
 /*
@@ -333,6 +333,57 @@ Q(share_tol)
 	else
 		*v = window_share_tol(JC);
 	*v += LIM->share_band;
+	return true;
+}
+
+/*
+ * How far CFS's rest of a period may fall short on a healthy kernel: a tick (the throttle is
+ * found at one, held back at most tick_late_judged_us in the periods judged), the grid's step
+ * and the CPU clock's sampling of the check's task, the machine's stalls (the noise floor's
+ * longest gap, a late period timer), the CPU-clock loss over the rest, and what other tasks
+ * and the VM took in the window (other tasks' only where the trace did not place it in each
+ * period: others_unplaced_us).
+ */
+/* What other tasks took in the window, unless the trace placed it in each period (the check task's others_placed). */
+static double others_unplaced(const struct judge_context *jc, int task)
+{
+	bool found;
+	double placed = metric_at(jc->metrics[task], "others_placed", &found);
+
+	return found && placed == 1 ? 0 : others_in_window_us(jc);
+}
+
+Q(others_unplaced_us) { *v = others_unplaced(JC, qc->task); return true; }
+
+Q(cfs_rest_tol)
+{
+	bool step_found, placed_found;
+	double step = metric_at(JC->metrics[qc->task], "cfs_grid_step_us", &step_found);
+	double placement = metric_at(JC->metrics[qc->task], "cfs_placement_us", &placed_found);
+	double rest = (double)(JC->policy->period_us - JC->policy->runtime_us);
+
+	/* They come with the rest it bounds (cfs_period_min_us): without them there is nothing to judge. */
+	step = step_found ? step : 0;
+	placement = placed_found ? placement : 0;
+	*v = JC->model->tick_us + tick_late_judged(JC, qc->task) + step + placement + JC->noise->gap_max_us +
+	     timer_late_in_window_us(JC) + JC->noise->cpu_loss_share * rest + others_unplaced(JC, qc->task) + JC->steal_us;
+	return true;
+}
+
+/*
+ * How far the CFS tasks' time in one of the fair server's periods may fall short of its
+ * runtime on a healthy kernel: a tick, the grid's step and the sampling of the check's task,
+ * the noise floor's longest gap and its CPU-clock loss over the runtime, and steal in the
+ * window; other tasks' time where the trace did not place it in each period.
+ */
+Q(fs_rest_tol)
+{
+	bool step_found, placed_found;
+	double step = metric_at(JC->metrics[qc->task], "fs_grid_step_us", &step_found);
+	double placement = metric_at(JC->metrics[qc->task], "fs_placement_us", &placed_found);
+
+	*v = JC->model->tick_us + (step_found ? step : 0) + (placed_found ? placement : 0) + JC->noise->gap_max_us +
+	     JC->noise->cpu_loss_share * (double)JC->model->fs_runtime_us + others_unplaced(JC, qc->task) + JC->steal_us;
 	return true;
 }
 
@@ -505,6 +556,9 @@ static const struct quantity_info table[] = {
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
 	QUANTITY(tick_late_judged_us, "us", "tick_late_us in the periods judged: where the periods the trace saw the tick held back 0.5 ms or more in were left out (censored), at most that"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window with a neighbour on time and none half as late or more (trace.rt_timer.late_max_us); 0 when not traced"),
+	QUANTITY(cfs_rest_tol, "us", "how far CFS's rest of a period may fall short: tick_us + tick_late_judged_us + the check task's cfs_grid_step_us and cfs_placement_us + noise_gap_max_us + timer_late_us + noise_loss x (period - runtime) + others_unplaced_us + steal_us"),
+	QUANTITY(fs_rest_tol, "us", "how far the CFS tasks' time in a fair-server period may fall short of its runtime: tick_us + the check task's fs_grid_step_us and fs_placement_us + noise_gap_max_us + noise_loss x fs_runtime_us + others_unplaced_us + steal_us"),
+	QUANTITY(others_unplaced_us, "us", "others_us, or 0 where the trace placed other tasks' time in each period (the check task's others_placed: each period's CFS figure holds it)"),
 	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),

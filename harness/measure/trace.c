@@ -2,6 +2,7 @@
 /* Tracing per run: tracefs found or mounted (a marker names the run), armed per window with a hog or RT
  * task on the measured CPU; stale ones go. */
 #include "trace.h"
+#include "trace_others.h"
 #include "json_util.h"
 #include "pseudo_fs.h"
 #include "sysinfo.h"
@@ -529,7 +530,7 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 	};
 	struct trace_summary sum;
 	struct trace_gap *gaps = NULL;
-	json_object *obj, *cpus;
+	json_object *obj, *cpus, *others = NULL, *listed;
 	uint64_t lost = 0, idle;
 	char why[320];
 	const char *not_followed = "no hog or periodic RT task on the measured CPU: the RT timer, tick and wake-up "
@@ -573,6 +574,11 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		free(gaps);
 		n = (size_t)-1;
 	}
+	/* Every switch seen on the measured CPU: who else ran there, and when. */
+	if (n != (size_t)-1 && !lost) {
+		others = json_object_new_object();
+		trace_others_to_json(others, &in);
+	}
 	free(c.ev);
 	if (n == (size_t)-1) {
 		free_ipi_times(&c);
@@ -607,6 +613,9 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_add_double(obj, "idle_at_start_us", idle_at_start_ns(&c, shm, idle) / 1e3);
 	if (timer)
 		json_object_object_add(obj, "rt_timer", timer);
+	if (others && json_object_object_get_ex(others, "others", &listed))
+		json_object_object_add(obj, "others", json_object_get(listed));
+	json_object_put(others);
 	if (c.tick_seen)
 		json_object_object_add(obj, "tick", tick_json(&c, shm, recorder_tick_source(t->rec)));
 	/* Traced and none sent (the period timer fired on the measured CPU) is a measurement too. */

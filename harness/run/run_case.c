@@ -715,6 +715,7 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 	bool have = with_rt || (with_cfs && periodic >= 0);
 	uint64_t *bounds = NULL;
 	struct disturbance *disturbed = NULL;
+	struct others_span *others = NULL;
 
 	if (have) {
 		/* Periods end where the timelines do (a little before the window's end). */
@@ -730,6 +731,8 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->disturbed_count = kernel_grid_disturbed(trace, (uint64_t)(ctx->model.tick_us * 1000), &disturbed,
 							       &terms->disturbed_from_us);
 		terms->disturbed = disturbed;
+		terms->others_count = kernel_grid_others(trace, &others);
+		terms->others = others;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
 		terms->partial_periods = !s->lead_in_count;
 		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
@@ -737,8 +740,10 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
 		terms->kernel_bounds_ns = NULL;
 		terms->disturbed = NULL;
+		terms->others = NULL;
 		free(bounds);
 		free(disturbed);
+		free(others);
 	}
 	free(rt);
 	free(cfs);

@@ -1958,3 +1958,29 @@ TEST(judge_fair_server_a_policy_sets_may_cut_in)
 	CHECK(!hc.km.fair_server && judge_quantity(&hc.jc, "fs_interleaves", &v) && v == 0, "server off: %g", v);
 	hog_case_unload();
 }
+
+/*
+ * CFS's rest is judged in the periods the trace saw no tick held back in: its tolerance takes
+ * the listing threshold there, not the window's worst; without censoring, the window's worst.
+ */
+TEST(judge_cfs_rest_tol_takes_the_tick_held_back_in_the_periods_judged)
+{
+	double censored = -1, window = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	hc.jc.trace = parse("{\"status\": \"recorded\", \"tick\": {\"late_max_us\": 3000}}");
+	hc.jc.metrics[0] = parse("{\"tick_late_judged_us\": 500, \"cfs_grid_step_us\": 0, \"cfs_placement_us\": 500}");
+	CHECK(judge_quantity(&hc.jc, "cfs_rest_tol", &censored), "cfs_rest_tol");
+	json_object_put(hc.jc.metrics[0]);
+	hc.jc.metrics[0] = parse("{\"tick_late_judged_us\": -1, \"cfs_grid_step_us\": 0, \"cfs_placement_us\": 500}");
+	CHECK(judge_quantity(&hc.jc, "cfs_rest_tol", &window), "cfs_rest_tol");
+	json_object_put(hc.jc.metrics[0]);
+	json_object_put(hc.jc.trace);
+	hc.jc.metrics[0] = NULL;
+	hc.jc.trace = NULL;
+	CHECK(fabs(window - censored - 2500) < 1e-6, "censored %.0f, window-wide %.0f", censored, window);
+	CHECK(censored >= 4000 + 500 + 500, "a tick, the listing threshold and the placement: %.0f", censored);
+	hog_case_unload();
+}

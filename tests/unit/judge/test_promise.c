@@ -28,6 +28,9 @@ static int kernel_bound_count;
 /* What the trace saw the machine hold the CPU in, for the next judge(); -1: not known. */
 static const struct disturbance *disturbed;
 static int disturbed_count = -1;
+/* Where the trace placed other tasks' runs, for the next judge(); -1: not placed. */
+static const struct others_span *others;
+static int others_count = -1;
 
 static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_us, bool rt_limit, bool fs,
 		  struct outcome *o)
@@ -44,6 +47,8 @@ static void judge(const struct schedule *s, int64_t runtime_us, int64_t period_u
 	o->t.kernel_bounds_ns = kernel_bounds;
 	o->t.disturbed = disturbed;
 	o->t.disturbed_count = disturbed_count;
+	o->t.others = others;
+	o->t.others_count = others_count;
 	o->t.disturbed_from_us = 500;
 	o->t.kernel_bounds = kernel_bound_count;
 	o->t.partial_periods = kernel_bounds != NULL;
@@ -558,4 +563,34 @@ TEST(promise_a_period_the_machine_held_the_tick_in_is_censored)
 	CHECK(!o.p.censored && fabs(o.p.rt_budget_excess_us - 10000) < 300, "no witness: excess %.0f",
 	      o.p.rt_budget_excess_us);
 	disturbed_count = -1;
+}
+
+/*
+ * Another CFS task took 30 ms of one period's 50 ms slot: CFS's rest was kept, shared. With
+ * the trace's placement of that run the period's figure holds it; without, the CFS task's
+ * own 20 ms is all there is (and the checks allow the window's others_us instead).
+ */
+TEST(promise_cfs_rest_counts_other_tasks_where_the_trace_placed_them)
+{
+	static const uint64_t at[] = { 1000 * MS, 2000 * MS };
+	static const struct others_span placed[] = { { 1950 * MS, 1980 * MS, 30000 } };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 3000 * MS;
+	runs(&sched, 0, 950 * MS, RT);
+	runs(&sched, 950 * MS, 1000 * MS, CFS);
+	runs(&sched, 1000 * MS, 1950 * MS, RT);
+	runs(&sched, 1950 * MS, 1980 * MS, NOBODY);	/* the other task's 30 ms, then the CFS task's 20 */
+	runs(&sched, 1980 * MS, 2000 * MS, CFS);
+	runs(&sched, 2000 * MS, 2950 * MS, RT);
+	runs(&sched, 2950 * MS, 3000 * MS, CFS);
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(o.p.periods == 1 && fabs(o.p.cfs_period_min_us - 20000) < 600, "not placed: %.0f", o.p.cfs_period_min_us);
+	others = placed;
+	others_count = 1;
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(fabs(o.p.cfs_period_min_us - 50000) < 600, "placed: %.0f", o.p.cfs_period_min_us);
+	others = NULL;
+	others_count = -1;
 }

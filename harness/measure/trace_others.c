@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Where tasks not of the window ran on the measured CPU (trace_others.h). */
+#include "trace_others.h"
+#include "json_util.h"
+
+#include <stdlib.h>
+
+/* A CFS task or kernel thread the scenario did not start. */
+static bool is_other(const struct trace_switch *e)
+{
+	return !e->next_task[0] && e->next_pid != 0 && e->next_kind != TRACE_IDLE && e->next_kind != TRACE_RT;
+}
+
+static void add_run(struct trace_others_span *out, size_t max, size_t *n, uint64_t from, uint64_t to, bool *complete)
+{
+	if (to <= from)
+		return;
+	if (*n && from < out[*n - 1].to_ns + TRACE_OTHERS_JOIN_NS) {
+		out[*n - 1].to_ns = to;
+		out[*n - 1].ran_ns += to - from;
+		return;
+	}
+	if (*n == max) {
+		*complete = false;
+		return;
+	}
+	out[(*n)++] = (struct trace_others_span){ from, to, to - from };
+}
+
+size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
+			 bool *complete)
+{
+	bool other = false;
+	uint64_t since = in->start_ns;
+	size_t n = 0;
+
+	*total_ns = 0;
+	*complete = true;
+	for (size_t i = 0; i < in->count; i++) {
+		const struct trace_switch *e = &in->ev[i];
+		uint64_t at = e->ts_ns < in->start_ns ? in->start_ns : e->ts_ns > in->end_ns ? in->end_ns : e->ts_ns;
+
+		if (e->cpu != in->cpu)
+			continue;
+		if (other && at > since) {
+			add_run(out, max, &n, since, at, complete);
+			*total_ns += at - since;
+		}
+		other = is_other(e);
+		since = at;
+	}
+	if (other && in->end_ns > since) {
+		add_run(out, max, &n, since, in->end_ns, complete);
+		*total_ns += in->end_ns - since;
+	}
+	return n;
+}
+
+void trace_others_to_json(json_object *obj, const struct trace_input *in)
+{
+	struct trace_others_span *spans = malloc(sizeof(*spans) * TRACE_OTHERS_LISTED);
+	json_object *o, *list;
+	uint64_t total;
+	bool complete;
+	size_t n;
+
+	if (!spans)
+		return;
+	n = trace_others_find(in, spans, TRACE_OTHERS_LISTED, &total, &complete);
+	o = json_object_new_object();
+	json_add_double(o, "total_us", total / 1e3);
+	if (complete) {
+		list = json_object_new_array();
+		for (size_t i = 0; i < n; i++) {
+			json_object *s = json_object_new_array();
+
+			json_object_array_add(s, json_object_new_double((double)(spans[i].from_ns - in->start_ns) / 1e6));
+			json_object_array_add(s, json_object_new_double((double)(spans[i].to_ns - in->start_ns) / 1e6));
+			json_object_array_add(s, json_object_new_double(spans[i].ran_ns / 1e3));
+			json_object_array_add(list, s);
+		}
+		json_object_object_add(o, "spans", list);
+	} else {
+		json_add_int(o, "more_than", TRACE_OTHERS_LISTED);
+	}
+	json_object_object_add(obj, "others", o);
+	free(spans);
+}
