@@ -38,7 +38,7 @@ def _judge(folder, *extra):
 def test_judged_again_equals_the_live_run():
     folder, live = _record()
     names = sorted(n for n in os.listdir(folder) if n.endswith(".rec.gz"))
-    assert len(names) == len(live["results"]) == 3, names
+    assert len(names) == len(live["results"]) == 4, names
     assert "run.json" in os.listdir(folder)
     proc, again = _judge(folder)
     # Every field of every result, checks and promise figures included, as the live run wrote it.
@@ -70,11 +70,14 @@ def test_injected_defects_are_caught_by_their_checks():
     assert abs(after["measured"] - (before["measured"] - 50000)) <= 1000, (before, after)
     assert short["judged_again"]["change"] == "rt-short-5pct"
     assert short["judged_again"]["change_caught_by"] == "hog.rt_period_top_us"
-    # A throttle three ticks late, its overrun carried into the next period: the budget check.
+    # A throttle three ticks late in every period: the budget check, in any period it judged.
     before = _check(live, "fifo-hog-share", "half", "hog", "rt_budget_excess_us")
-    _, late = _judge(folder, "--inject", "late-3-ticks-carried")
+    _, late = _judge(folder, "--inject", "late-3-ticks")
     res = rtt.result(late, "fifo-hog-share", "half")
     assert res["changed"] == "yes", res["changed"]
+    censored = res["promise"]["censored"].get("at", [])
+    if all(any(p["from_ms"] <= a and b <= p["to_ms"] + 0.01 for p in censored) for a, b in res["changed_spans_ms"]):
+        raise rtt.Skip(f"every period the defect went into was censored here ({censored}): nothing judged it")
     after = rtt.check(res, "hog", "rt_budget_excess_us")
     assert before["verdict"] == "pass" and after["verdict"] == "fail", (before, after)
     assert after["measured"] >= before["measured"] + 3 * 4000 - 1000, (before, after)
@@ -134,10 +137,10 @@ def test_power_counts_detection_per_defect_and_check():
     assert proc.returncode == 0, proc.stderr
     report = rtt.load(os.path.join(out, "power.json"))
     fails = sum(c["verdict"] == "fail" for r in live["results"] for c in r["checks"])
-    assert report["clean"]["windows"] == 3 and report["clean"]["false_alarms"] == fails, report["clean"]
+    assert report["clean"]["windows"] == 4 and report["clean"]["false_alarms"] == fails, report["clean"]
     short = report["defects"]["rt-short-5pct"]
-    # Applied to both fifo-hog-share windows (RT throttled there), not to cyclictest's (no CFS hog pair).
-    assert short["windows"]["changed"] == 2 and short["windows"]["not_applied"] == 1, short["windows"]
+    # Applied to both fifo-hog-share windows (a hog throttled there), not to cyclictest's (no hog).
+    assert short["windows"]["changed"] == 2 and short["windows"]["not_applied"] == 2, short["windows"]
     top = short["checks"]["hog.rt_period_top_us"]
     assert top["caught"] + top["missed"] + top["unjudged"] + top["not_applicable"] == 2, top
     missed = report["defects"]["missed-throttle"]
