@@ -173,6 +173,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	json_object *obj;
 	char why[256];
 	enum window_status status;
+	double others;
 
 	progress_step("noise floor: a SCHED_OTHER spinner alone on CPU %d for %.1f s", opt->cpu, ctx->noise_s);
 	status = run_measure(ctx, NULL, &noise, 1, ctx->noise_s, why, sizeof(why));
@@ -183,11 +184,16 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 		return false;
 	}
 	metrics_compute(&ctx->shm->task[0], 0, NULL, &m);
+	/*
+	 * Other tasks' time on the CPU (read at the window's edges) is no noise of the machine's:
+	 * each window allows for it by its own reading (others_us), so the floor leaves it out.
+	 */
+	others = ctx->last_others_us > 0 ? ctx->last_others_us / (m.window_s * 1e6) : 0;
 	ctx->noise = (struct noise_floor){
 		.window_s = m.window_s,
 		.gap_max_us = m.gap_max_us,
-		.loss_share = m.gap_total_us / (m.window_s * 1e6),
-		.cpu_loss_share = m.cpu_share < 1 ? 1 - m.cpu_share : 0,
+		.loss_share = fmax(0, m.gap_total_us / (m.window_s * 1e6) - others),
+		.cpu_loss_share = fmax(0, (m.cpu_share < 1 ? 1 - m.cpu_share : 0) - others),
 		.loop_ns = m.loop_ns,
 	};
 	obj = json_object_new_object();
@@ -200,6 +206,7 @@ static bool measure_noise_floor(struct run_ctx *ctx)
 	json_add_double(obj, "loss_share", ctx->noise.loss_share);
 	json_add_double(obj, "cpu_loss_share", ctx->noise.cpu_loss_share);
 	json_add_double(obj, "steal_us", ctx->last_steal_us);
+	json_add_double(obj, "others_us", ctx->last_others_us);
 	json_add_double(obj, "loop_ns", m.loop_ns);
 	json_object_object_add(obj, "gap_hist_us", gap_hist_to_json(&ctx->shm->task[0].gaps));
 	json_object_object_add(ctx->root, "noise_floor", obj);
