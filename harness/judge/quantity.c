@@ -317,6 +317,22 @@ Q(time_tol)
 	return true;
 }
 
+/*
+ * What other tasks may have taken from the check's task in the window: all they took, or for
+ * an RT task where the trace told them apart, the RT ones' only (other CFS tasks and kernel
+ * threads share CFS's time, not RT's runtime).
+ */
+static double others_taking(const struct judge_context *jc, const struct quantity_ctx *qc)
+{
+	bool found;
+	double rt_others = metric_at(jc->trace, "others.rt_total_us", &found);
+	int policy = qc->task >= 0 ? qc->s->tasks[qc->task].sched_policy : SCHED_OTHER;
+
+	if (found && (policy == SCHED_FIFO || policy == SCHED_RR))
+		return rt_others;
+	return others_in_window_us(jc);
+}
+
 Q(share_tol)
 {
 	bool found;
@@ -328,7 +344,7 @@ Q(share_tol)
 	 * of a 3 s window cost 0.009 of the share, not 0.003).
 	 */
 	if (qc->used_metric && strstr(qc->used_metric, "_periods") && found && span > 0)
-		*v = JC->noise->cpu_loss_share + (JC->steal_us + others_in_window_us(JC)) / fmin(span * 1e6, WINDOW_US) +
+		*v = JC->noise->cpu_loss_share + (JC->steal_us + others_taking(JC, qc)) / fmin(span * 1e6, WINDOW_US) +
 		     0.002 + 2 * JC->model->tick_us / (span * 1e6);
 	else
 		*v = window_share_tol(JC);
@@ -559,7 +575,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(cfs_rest_tol, "us", "how far CFS's rest of a period may fall short: tick_us + tick_late_judged_us + the check task's cfs_grid_step_us and cfs_placement_us + noise_gap_max_us + timer_late_us + noise_loss x (period - runtime) + others_unplaced_us + steal_us"),
 	QUANTITY(fs_rest_tol, "us", "how far the CFS tasks' time in a fair-server period may fall short of its runtime: tick_us + the check task's fs_grid_step_us and fs_placement_us + noise_gap_max_us + noise_loss x fs_runtime_us + others_unplaced_us + steal_us"),
 	QUANTITY(others_unplaced_us, "us", "others_us, or 0 where the trace placed other tasks' time in each period (the check task's others_placed: each period's CFS figure holds it)"),
-	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
+	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time (an RT task's: only other RT tasks', where the trace told them apart) + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),
 	QUANTITY(noise_loss_wall, "ratio", "the share of wall time the noise floor lost in gaps (charged to an RT task, it spends RT runtime)"),

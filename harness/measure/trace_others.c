@@ -27,14 +27,20 @@ static void add_run(struct trace_others_span *out, size_t max, size_t *n, uint64
 	out[(*n)++] = (struct trace_others_span){ from, to, to - from };
 }
 
-size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
-			 bool *complete)
+/* An RT task the scenario did not start (a kernel thread at FIFO): its time is RT's runtime. */
+static bool is_other_rt(const struct trace_switch *e)
 {
-	bool other = false;
+	return !e->next_task[0] && e->next_pid != 0 && e->next_kind == TRACE_RT;
+}
+
+size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
+			 uint64_t *rt_ns, bool *complete)
+{
+	bool other = false, other_rt = false;
 	uint64_t since = in->start_ns;
 	size_t n = 0;
 
-	*total_ns = 0;
+	*total_ns = *rt_ns = 0;
 	*complete = true;
 	for (size_t i = 0; i < in->count; i++) {
 		const struct trace_switch *e = &in->ev[i];
@@ -46,13 +52,18 @@ size_t trace_others_find(const struct trace_input *in, struct trace_others_span 
 			add_run(out, max, &n, since, at, complete);
 			*total_ns += at - since;
 		}
+		if (other_rt)
+			*rt_ns += at - since;
 		other = is_other(e);
+		other_rt = is_other_rt(e);
 		since = at;
 	}
 	if (other && in->end_ns > since) {
 		add_run(out, max, &n, since, in->end_ns, complete);
 		*total_ns += in->end_ns - since;
 	}
+	if (other_rt)
+		*rt_ns += in->end_ns - since;
 	return n;
 }
 
@@ -60,15 +71,16 @@ void trace_others_to_json(json_object *obj, const struct trace_input *in)
 {
 	struct trace_others_span *spans = malloc(sizeof(*spans) * TRACE_OTHERS_LISTED);
 	json_object *o, *list;
-	uint64_t total;
+	uint64_t total, rt;
 	bool complete;
 	size_t n;
 
 	if (!spans)
 		return;
-	n = trace_others_find(in, spans, TRACE_OTHERS_LISTED, &total, &complete);
+	n = trace_others_find(in, spans, TRACE_OTHERS_LISTED, &total, &rt, &complete);
 	o = json_object_new_object();
 	json_add_double(o, "total_us", total / 1e3);
+	json_add_double(o, "rt_total_us", rt / 1e3);
 	if (complete) {
 		list = json_object_new_array();
 		for (size_t i = 0; i < n; i++) {

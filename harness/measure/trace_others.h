@@ -25,12 +25,16 @@ struct trace_others_span {
 };
 
 /*
- * Fills out[] (max spans, in time order, within the window) and *total_ns; returns how many,
- * and *complete false when there were more than max.
+ * Fills out[] (max spans, in time order, within the window), *total_ns and *rt_ns (what RT
+ * tasks the scenario did not start ran: kernel threads at FIFO, out of RT's runtime); returns
+ * how many spans, and *complete false when there were more than max.
  */
 size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
-			 bool *complete);
-/* obj.others = {total_us, spans: [[from_ms, to_ms, ran_us], ...]} (ms from the window start), when complete. */
+			 uint64_t *rt_ns, bool *complete);
+/*
+ * obj.others = {total_us, rt_total_us, spans: [[from_ms, to_ms, ran_us], ...]} (ms from the
+ * window start; more_than instead of spans when incomplete).
+ */
 void trace_others_to_json(json_object *obj, const struct trace_input *in);
 
 #endif

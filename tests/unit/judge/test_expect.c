@@ -1984,3 +1984,35 @@ TEST(judge_cfs_rest_tol_takes_the_tick_held_back_in_the_periods_judged)
 	CHECK(censored >= 4000 + 500 + 500, "a tick, the listing threshold and the placement: %.0f", censored);
 	hog_case_unload();
 }
+
+/*
+ * Another CFS task took 90 ms of the window on the measured CPU: it shares CFS's time, so where
+ * the trace tells RT tasks apart (others.rt_total_us) the hog's share over periods is judged
+ * without it; the victim's still allows for it.
+ */
+TEST(judge_hog_share_does_not_allow_for_other_cfs_tasks_the_trace_told_apart)
+{
+	static const char *const tasks[] = { "hog", "victim" };
+	double told[2] = { -1, -1 }, untold[2] = { -1, -1 };
+	int n;
+
+	if (!hog_case_load())
+		return;
+	hc_others_us = 90000;
+	for (int pass = 0; pass < 2; pass++) {
+		hc.trace_json = pass ? "{\"status\": \"recorded\", \"events_lost\": 0, \"gaps_unresolved\": 0,"
+				       " \"others\": {\"total_us\": 90000, \"rt_total_us\": 20}}"
+				     : NULL;
+		n = hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+		for (int i = 0; i < 2; i++) {
+			const struct check *c = find_check(hc.checks, n, tasks[i], "cpu_share_periods");
+
+			(pass ? told : untold)[i] = c ? c->tolerance : -1;
+		}
+	}
+	hc.trace_json = NULL;
+	hc_others_us = 0;
+	CHECK(told[0] > 0 && untold[0] - told[0] > 0.009, "hog: %.4f told apart, %.4f not", told[0], untold[0]);
+	CHECK(told[1] > 0 && fabs(told[1] - untold[1]) < 1e-9, "victim: %.4f and %.4f", told[1], untold[1]);
+	hog_case_unload();
+}

@@ -34,7 +34,7 @@ TEST(trace_others_places_other_tasks_runs)
 {
 	struct trace_input in = { .ev = ev, .cpu = 1, .start_ns = START, .end_ns = START + 1000 * MS };
 	struct trace_others_span spans[4];
-	uint64_t total;
+	uint64_t total, rt;
 	bool complete;
 	size_t n;
 
@@ -51,15 +51,16 @@ TEST(trace_others_places_other_tasks_runs)
 	switch_to(965, 1, "swapper/1", false, TRACE_IDLE);
 	switch_to(990, 1, "make", false, TRACE_CFS);		/* runs past the window's end */
 	in.count = ev_count;
-	n = trace_others_find(&in, spans, 4, &total, &complete);
+	n = trace_others_find(&in, spans, 4, &total, &rt, &complete);
 	CHECK(complete && n == 3, "%zu spans, complete %d", n, complete);
 	CHECK(n == 3 && spans[0].from_ns == START + 100 * MS && spans[0].ran_ns == 50000, "the kworker's run");
 	CHECK(n == 3 && spans[1].from_ns == START + 960 * MS && spans[1].to_ns == START + 964050000ull &&
 		      spans[1].ran_ns == 4 * MS, "make and cc1 joined: %llu ns", (unsigned long long)spans[1].ran_ns);
 	CHECK(n == 3 && spans[2].to_ns == START + 1000 * MS && spans[2].ran_ns == 10 * MS, "cut at the window end");
 	CHECK(total == 50000 + 4 * MS + 10 * MS, "total %llu", (unsigned long long)total);
+	CHECK(rt == 950000, "ksoftirqd at RT: %llu ns of RT's", (unsigned long long)rt);
 	/* More spans than the list holds: incomplete, and so never used per period. */
-	n = trace_others_find(&in, spans, 2, &total, &complete);
+	n = trace_others_find(&in, spans, 2, &total, &rt, &complete);
 	CHECK(!complete && n == 2, "%zu spans, complete %d", n, complete);
 }
 
