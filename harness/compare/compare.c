@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *verdict_name(enum verdict v)
+const char *change_name(enum change c)
 {
 	static const char *const names[] = { "unchanged", "improved", "regressed", "info", "not-judged" };
 
-	return names[v];
+	return names[c];
 }
 
 const char *method_name(const struct compare_row *row)
@@ -93,7 +93,7 @@ static void badness(const struct series *s, enum direction dir, double side_targ
 	}
 }
 
-static void band_verdict(struct compare_row *r, const struct series *b, const struct series *n, double worse)
+static void band_change(struct compare_row *r, const struct series *b, const struct series *n, double worse)
 {
 	enum tol_source sb, sn;
 	double tb = median_tolerance(b, &sb), tn = median_tolerance(n, &sn);
@@ -101,7 +101,7 @@ static void band_verdict(struct compare_row *r, const struct series *b, const st
 	double tol = NAN;
 
 	if (best == TOL_NONE) {
-		r->verdict = VERDICT_UNJUDGED;
+		r->outcome = CHANGE_UNJUDGED;
 		snprintf(r->why, sizeof(r->why), "%d vs %d repetitions and no check gives a tolerance band "
 			 "(--repeat %d on both sides lets the rank test judge it)", b->n, n->n, COMPARE_MIN_REPS_DEFAULT);
 		return;
@@ -109,12 +109,12 @@ static void band_verdict(struct compare_row *r, const struct series *b, const st
 	tol = fmax(sb == best ? tb : -INFINITY, sn == best ? tn : -INFINITY);
 	r->method = best == TOL_CHECK ? METHOD_CHECK_BAND : METHOD_SIBLING_BAND;
 	r->band = fmax(tol, r->min_effect);
-	r->verdict = worse > r->band ? VERDICT_REGRESSED : worse < -r->band ? VERDICT_IMPROVED : VERDICT_UNCHANGED;
+	r->outcome = worse > r->band ? CHANGE_REGRESSED : worse < -r->band ? CHANGE_IMPROVED : CHANGE_UNCHANGED;
 	snprintf(r->why, sizeof(r->why), "%d vs %d repetitions: the change of the medians is %s the band", b->n,
 		 n->n, fabs(worse) > r->band ? "beyond" : "within");
 }
 
-static void rank_verdict(struct compare_row *r, const double *bb, int nb, const double *nn, int nn_count,
+static void rank_change(struct compare_row *r, const double *bb, int nb, const double *nn, int nn_count,
 			 double worse, double alpha)
 {
 	bool significant, large;
@@ -124,7 +124,7 @@ static void rank_verdict(struct compare_row *r, const double *bb, int nb, const 
 	mann_whitney_u(bb, nb, nn, nn_count, &r->mw);
 	significant = r->mw.p <= alpha + 1e-12;
 	large = fabs(worse) >= r->min_effect;
-	r->verdict = !significant || !large ? VERDICT_UNCHANGED : worse > 0 ? VERDICT_REGRESSED : VERDICT_IMPROVED;
+	r->outcome = !significant || !large ? CHANGE_UNCHANGED : worse > 0 ? CHANGE_REGRESSED : CHANGE_IMPROVED;
 	if (!significant)
 		snprintf(r->why, sizeof(r->why), "p %.3g > alpha %.3g", r->mw.p, alpha);
 	else if (!large)
@@ -154,18 +154,18 @@ static void judge(struct compare_row *r, const struct compare_options *opt)
 	r->regress_below = r->regress_above = r->band = NAN;
 	r->mw.p = NAN;
 	if (rule->direction == DIR_INFO) {
-		r->verdict = VERDICT_INFO;
+		r->outcome = CHANGE_INFO;
 		snprintf(r->why, sizeof(r->why), "informational: not judged");
 		return;
 	}
 	if (rule->direction == DIR_TARGET && (!isfinite(r->target_base) || !isfinite(r->target_new))) {
-		r->verdict = VERDICT_UNJUDGED;
+		r->outcome = CHANGE_UNJUDGED;
 		snprintf(r->why, sizeof(r->why), "no check of %s gives a target value", isfinite(r->target_base) ? "NEW" : "BASE");
 		return;
 	}
 	/* Past an at_most bound on both sides or on neither: one side raw against the other excused is no change. */
 	if (rule->direction == DIR_LOWER && isfinite(r->target_base) != isfinite(r->target_new)) {
-		r->verdict = VERDICT_UNJUDGED;
+		r->outcome = CHANGE_UNJUDGED;
 		snprintf(r->why, sizeof(r->why), "only %s's at_most check was judged: its values count past that bound, "
 			 "the other side's raw", isfinite(r->target_base) ? "BASE" : "NEW");
 		return;
@@ -176,10 +176,10 @@ static void judge(struct compare_row *r, const struct compare_options *opt)
 	scale = rule->direction == DIR_TARGET ? fabs(r->target_base) : fabs(r->base_median);
 	r->min_effect = fmax(rule->min_abs, rule->min_rel * scale);
 	if (b->n >= opt->min_reps && n->n >= opt->min_reps)
-		rank_verdict(r, bb, b->n, nn, n->n, worse, opt->alpha);
+		rank_change(r, bb, b->n, nn, n->n, worse, opt->alpha);
 	else
-		band_verdict(r, b, n, worse);
-	if (r->verdict == VERDICT_UNJUDGED)
+		band_change(r, b, n, worse);
+	if (r->outcome == CHANGE_UNJUDGED)
 		return;
 	/* Limits for a new median, in measured units (for a rank test: the effect it must reach too). */
 	switch (rule->direction) {
@@ -296,14 +296,14 @@ bool compare_files(const struct result_file *base, const struct result_file *new
 		r->base = b;
 		r->new = n;
 		judge(r, opt);
-		switch (r->verdict) {
-		case VERDICT_IMPROVED: out->improved++; break;
-		case VERDICT_REGRESSED: out->regressed++; break;
-		case VERDICT_UNCHANGED: out->unchanged++; break;
-		case VERDICT_INFO: out->info++; break;
-		case VERDICT_UNJUDGED: out->unjudged++; break;
+		switch (r->outcome) {
+		case CHANGE_IMPROVED: out->improved++; break;
+		case CHANGE_REGRESSED: out->regressed++; break;
+		case CHANGE_UNCHANGED: out->unchanged++; break;
+		case CHANGE_INFO: out->info++; break;
+		case CHANGE_UNJUDGED: out->unjudged++; break;
 		}
-		out->from_unjudged += r->verdict != VERDICT_INFO && unjudged_in(r);
+		out->from_unjudged += r->outcome != CHANGE_INFO && unjudged_in(r);
 	}
 	note_unmatched(out, base, "BASE", new);
 	note_unmatched(out, new, "NEW", base);

@@ -28,7 +28,12 @@
 #define COMPARE_ALPHA_DEFAULT 0.10
 #define COMPARE_MIN_REPS_DEFAULT 3
 
-enum verdict { VERDICT_UNCHANGED, VERDICT_IMPROVED, VERDICT_REGRESSED, VERDICT_INFO, VERDICT_UNJUDGED };
+/*
+ * What a metric did from BASE to NEW (a check's or a result's verdict is verdict.h's). Its
+ * name, change_name(), is the "verdict" of compare's table: unchanged, improved, regressed,
+ * info, not-judged.
+ */
+enum change { CHANGE_UNCHANGED, CHANGE_IMPROVED, CHANGE_REGRESSED, CHANGE_INFO, CHANGE_UNJUDGED };
 
 enum method {
 	METHOD_NONE,		/* not judged */
@@ -44,7 +49,7 @@ struct compare_options {
 
 struct compare_row {
 	const struct series *base, *new;
-	enum verdict verdict;
+	enum change outcome;
 	enum method method;
 	double base_median, new_median;	/* of the values as measured */
 	double change, change_rel;	/* new - base; relative to |base| (NAN when base is 0) */
@@ -80,7 +85,7 @@ struct compare_table {
 bool compare_files(const struct result_file *base, const struct result_file *new,
 		   const struct compare_options *opt, struct compare_table *out);
 void compare_table_free(struct compare_table *t);
-const char *verdict_name(enum verdict v);
+const char *change_name(enum change c);
 const char *method_name(const struct compare_row *row);
 /* Where the row's case was unjudged: "BASE", "NEW", "both", or NULL. */
 const char *unjudged_in(const struct compare_row *row);

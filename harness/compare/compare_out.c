@@ -61,7 +61,7 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		const struct compare_row *r = &t->rows[i];
 		int m = (int)(strlen(r->base->task) + 1 + strlen(r->base->metric));
 
-		if ((r->verdict == VERDICT_INFO || r->verdict == VERDICT_UNJUDGED) && !all)
+		if ((r->outcome == CHANGE_INFO || r->outcome == CHANGE_UNJUDGED) && !all)
 			continue;
 		wc = (int)strlen(r->base->case_name) > wc ? (int)strlen(r->base->case_name) : wc;
 		wm = m > wm ? m : wm;
@@ -73,7 +73,7 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		const char *unit = r->base->rule->unit;
 		char metric[100], w[32], bm[32], nm[32], ch[48], pb[40], rel[24] = "";
 
-		if ((r->verdict == VERDICT_INFO || r->verdict == VERDICT_UNJUDGED) && !all)
+		if ((r->outcome == CHANGE_INFO || r->outcome == CHANGE_UNJUDGED) && !all)
 			continue;
 		snprintf(metric, sizeof(metric), "%s.%s", r->base->task, r->base->metric);
 		want(r, w, sizeof(w));
@@ -86,7 +86,7 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-8s %-10s %s\n", wc, r->base->case_name, wm, metric,
 			w, fmt_value(unit, r->base_median, false, bm, sizeof(bm)),
 			fmt_value(unit, r->new_median, false, nm, sizeof(nm)), ch, pb,
-			unjudged_in(r) ? unjudged_in(r) : "-", verdict_name(r->verdict), method_name(r));
+			unjudged_in(r) ? unjudged_in(r) : "-", change_name(r->outcome), method_name(r));
 	}
 	for (int i = 0; i < t->note_count; i++)
 		fprintf(out, "# not compared: %s\n", t->notes[i].text);
@@ -156,7 +156,7 @@ static json_object *row_json(const struct compare_row *r)
 	json_object_object_add(obj, "min_effect", number(r->min_effect));
 	json_object_object_add(obj, "regress_below", number(r->regress_below));
 	json_object_object_add(obj, "regress_above", number(r->regress_above));
-	json_add_str(obj, "verdict", verdict_name(r->verdict));
+	json_add_str(obj, "verdict", change_name(r->outcome));
 	json_add_str(obj, "why", r->why);
 	json_add_bool(obj, "base_unjudged", r->base->case_unjudged);
 	json_add_bool(obj, "new_unjudged", r->new->case_unjudged);

@@ -111,17 +111,17 @@ TEST(compare_clear_regression_by_rank_test)
 	CHECK(p.table.regressed == 5 && p.table.improved == 0, "regressed %d improved %d", p.table.regressed,
 	      p.table.improved);
 	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "cpu_share");
-	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_RANK && r->mw.exact, "victim share");
+	CHECK(r && r->outcome == CHANGE_REGRESSED && r->method == METHOD_RANK && r->mw.exact, "victim share");
 	if (r) {
 		CHECK(fabs(r->mw.p - 0.1) < 1e-12, "p %g", r->mw.p);
 		CHECK(fabs(r->regress_below - (r->base_median - 0.005)) < 1e-12, "limit %g", r->regress_below);
 		CHECK(isnan(r->regress_above), "no upper limit for a higher-is-better metric");
 	}
 	r = row(&p.table, "fifo-hog-share.unlimited", "hog", "cpu_share");
-	CHECK(r && r->verdict == VERDICT_REGRESSED && fabs(r->target_base - 0.95) < 1e-9,
+	CHECK(r && r->outcome == CHANGE_REGRESSED && fabs(r->target_base - 0.95) < 1e-9,
 	      "hog share moved away from its 0.95 target");
 	r = row(&p.table, "fifo-hog-share.default", "victim", "cpu_share");
-	CHECK(r && r->verdict == VERDICT_UNCHANGED, "an untouched policy changed");
+	CHECK(r && r->outcome == CHANGE_UNCHANGED, "an untouched policy changed");
 	CHECK(p.table.note_count == 4, "notes %d (metrics measured only in BASE)", p.table.note_count);
 	pair_free(&p);
 }
@@ -138,7 +138,7 @@ TEST(compare_clear_regression_by_check_band)
 	}
 	CHECK(p.table.regressed == 5, "regressed %d", p.table.regressed);
 	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "starvation_max_us");
-	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_CHECK_BAND, "starvation");
+	CHECK(r && r->outcome == CHANGE_REGRESSED && r->method == METHOD_CHECK_BAND, "starvation");
 	if (r)
 		CHECK(fabs(r->band - 9500.79665) < 1e-3, "band %.5f: 1%% of the base beats the check's 8301.677",
 		      r->band);
@@ -146,7 +146,7 @@ TEST(compare_clear_regression_by_check_band)
 	r = row(&p.table, "fifo-hog-share.unlimited", "victim", "cpu_share");
 	CHECK(r && r->method == METHOD_CHECK_BAND, "the fallback check gives victim cpu_share a band");
 	r = row(&p.table, "fifo-hog-share.default", "victim", "cpu_share");
-	CHECK(r && r->method == METHOD_SIBLING_BAND && r->verdict == VERDICT_UNCHANGED,
+	CHECK(r && r->method == METHOD_SIBLING_BAND && r->outcome == CHANGE_UNCHANGED,
 	      "victim cpu_share without a check of its own: the band of its sibling's check");
 	pair_free(&p);
 	/* The same pair the other way round is an improvement. */
@@ -169,9 +169,9 @@ TEST(compare_clear_improvement)
 	CHECK(p.table.improved == 3 && p.table.regressed == 0, "improved %d regressed %d", p.table.improved,
 	      p.table.regressed);
 	r = row(&p.table, "fifo-hog-share.half", "victim", "cpu_share_periods");
-	CHECK(r && r->verdict == VERDICT_IMPROVED && r->method == METHOD_RANK, "victim periods share");
+	CHECK(r && r->outcome == CHANGE_IMPROVED && r->method == METHOD_RANK, "victim periods share");
 	r = row(&p.table, "fifo-hog-share.half", "hog", "cpu_share");
-	CHECK(r && r->verdict == VERDICT_IMPROVED, "hog share moved to its 0.5 target");
+	CHECK(r && r->outcome == CHANGE_IMPROVED, "hog share moved to its 0.5 target");
 	pair_free(&p);
 }
 
@@ -223,7 +223,7 @@ TEST(compare_noise_below_minimum_effect_is_unchanged)
 	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
 	CHECK(p.ok, "compare refused");
 	r = p.ok ? row(&p.table, "fifo-hog-share.default", "hog", "cpu_share") : NULL;
-	CHECK(r && r->method == METHOD_RANK && fabs(r->mw.p - 0.1) < 1e-12 && r->verdict == VERDICT_UNCHANGED,
+	CHECK(r && r->method == METHOD_RANK && fabs(r->mw.p - 0.1) < 1e-12 && r->outcome == CHANGE_UNCHANGED,
 	      "a separated but tiny change must stay unchanged");
 	pair_free(&p);
 }
@@ -326,10 +326,10 @@ TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
 	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
 	CHECK(p.ok, "compare refused");
 	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "latency_us.p50");
-	CHECK(r && r->verdict == VERDICT_UNJUDGED, "the median latency: %s", r ? verdict_name(r->verdict) : "no row");
+	CHECK(r && r->outcome == CHANGE_UNJUDGED, "the median latency: %s", r ? change_name(r->outcome) : "no row");
 	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses");
-	CHECK(r && r->verdict == VERDICT_REGRESSED && r->method == METHOD_CHECK_BAND, "misses 0 -> 3: %s",
-	      r ? verdict_name(r->verdict) : "no row");
+	CHECK(r && r->outcome == CHANGE_REGRESSED && r->method == METHOD_CHECK_BAND, "misses 0 -> 3: %s",
+	      r ? change_name(r->outcome) : "no row");
 	pair_free(&p);
 	unlink(a);
 	unlink(b);
@@ -337,11 +337,11 @@ TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
 }
 
 /* Compares two probe results written by write_probe_result; the misses row's verdict. */
-static enum verdict misses_verdict(int base_misses, int base_allowed, int new_misses, int new_allowed)
+static enum change misses_change(int base_misses, int base_allowed, int new_misses, int new_allowed)
 {
 	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
 	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
-	enum verdict v = VERDICT_INFO;
+	enum change v = CHANGE_INFO;
 	struct pair p;
 	const struct compare_row *r;
 
@@ -355,7 +355,7 @@ static enum verdict misses_verdict(int base_misses, int base_allowed, int new_mi
 		p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
 		r = p.ok ? row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses") : NULL;
 		if (r)
-			v = r->verdict;
+			v = r->outcome;
 	}
 	pair_free(&p);
 	unlink(a);
@@ -371,13 +371,13 @@ static enum verdict misses_verdict(int base_misses, int base_allowed, int new_mi
  */
 TEST(compare_misses_the_check_excuses_are_not_a_regression)
 {
-	enum verdict v = misses_verdict(0, 0, 2, 2);
+	enum change v = misses_change(0, 0, 2, 2);
 
-	CHECK(v == VERDICT_UNCHANGED, "0 -> 2 misses, 2 excused: %s", verdict_name(v));
-	v = misses_verdict(0, 0, 3, 1);
-	CHECK(v == VERDICT_REGRESSED, "0 -> 3 misses, 1 excused: %s", verdict_name(v));
-	v = misses_verdict(2, 2, 0, 0);
-	CHECK(v == VERDICT_UNCHANGED, "2 excused -> 0: %s", verdict_name(v));
+	CHECK(v == CHANGE_UNCHANGED, "0 -> 2 misses, 2 excused: %s", change_name(v));
+	v = misses_change(0, 0, 3, 1);
+	CHECK(v == CHANGE_REGRESSED, "0 -> 3 misses, 1 excused: %s", change_name(v));
+	v = misses_change(2, 2, 0, 0);
+	CHECK(v == CHANGE_UNCHANGED, "2 excused -> 0: %s", change_name(v));
 }
 
 /*
@@ -386,13 +386,13 @@ TEST(compare_misses_the_check_excuses_are_not_a_regression)
  */
 TEST(compare_lower_metric_judged_on_one_side_only_is_unjudged)
 {
-	enum verdict v = misses_verdict(0, 0, 3, -1);
+	enum change v = misses_change(0, 0, 3, -1);
 
-	CHECK(v == VERDICT_UNJUDGED, "0 judged -> 3 not measured: %s", verdict_name(v));
-	v = misses_verdict(2, -1, 2, 2);
-	CHECK(v == VERDICT_UNJUDGED, "2 not measured -> 2 excused: %s", verdict_name(v));
-	v = misses_verdict(1, 1, 3, 1);
-	CHECK(v == VERDICT_REGRESSED, "both judged, 1 excused -> 2 past the bound: %s", verdict_name(v));
+	CHECK(v == CHANGE_UNJUDGED, "0 judged -> 3 not measured: %s", change_name(v));
+	v = misses_change(2, -1, 2, 2);
+	CHECK(v == CHANGE_UNJUDGED, "2 not measured -> 2 excused: %s", change_name(v));
+	v = misses_change(1, 1, 3, 1);
+	CHECK(v == CHANGE_REGRESSED, "both judged, 1 excused -> 2 past the bound: %s", change_name(v));
 }
 
 /* `rtthrottle compare BASE NEW` on two paths, its table (stdout) in out; the exit status. */
