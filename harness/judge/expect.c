@@ -125,6 +125,19 @@ const char *check_kind_name(enum check_kind k)
 	return k == CHECK_APPROX ? "approx" : k == CHECK_AT_LEAST ? "at_least" : "at_most";
 }
 
+enum verdict check_verdict(const struct check *c)
+{
+	if (c->not_applicable)
+		return VERDICT_NOT_APPLICABLE;
+	if (c->hollow)
+		return VERDICT_UNJUDGED;
+	if (c->skipped)
+		return VERDICT_SKIP;
+	if (!c->was_measured)
+		return VERDICT_NOT_MEASURED;
+	return c->passed ? VERDICT_PASS : VERDICT_FAIL;
+}
+
 json_object *check_to_json(const struct check *c)
 {
 	json_object *obj = json_object_new_object();
@@ -144,8 +157,6 @@ json_object *check_to_json(const struct check *c)
 	if (check_tolerance_wide(c))
 		json_add_str(obj, "tolerance_why",
 			     c->tolerance_why && c->tolerance_why[0] ? c->tolerance_why : "no reason given");
-	json_add_str(obj, "verdict",
-		     c->not_applicable ? "not-applicable" : c->hollow ? "unjudged" : c->skipped ? "skip" :
-		     !c->was_measured ? "not-measured" : c->passed ? "pass" : "fail");
+	json_add_str(obj, "verdict", verdict_name(check_verdict(c)));
 	return obj;
 }

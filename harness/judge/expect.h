@@ -14,6 +14,7 @@
 #include "kernel_model.h"
 #include "metrics.h"
 #include "policy.h"
+#include "verdict.h"
 
 enum check_kind {
 	CHECK_APPROX,	/* |measured - expected| <= tolerance */
@@ -41,13 +42,13 @@ struct check {
 	bool hollow;		/* measured, but the tolerance is at least the regression it exists to catch */
 	bool no_trace;		/* a cross-check on the sched_switch trace in a result without one */
 	/*
-	 * Its condition ("if") does not hold in this window: recorded with why, verdict
-	 * "not-applicable", and counted apart; it neither passes nor leaves the result unjudged.
+	 * Its condition ("if") does not hold in this window: recorded with why, verdict not
+	 * applicable, and counted apart; it neither passes nor leaves the result unjudged.
 	 */
 	bool not_applicable;
 	bool skipped;		/* not measured for a stated reason that is no fault of the run (a
-				   setting this system does not let anyone read): verdict "skip",
-				   not "not-measured"; the rule starts "not measured: <why>" */
+				   setting this system does not let anyone read): verdict skip,
+				   not not measured; the rule starts "not measured: <why>" */
 	double detects;		/* that regression; 0: none declared */
 	const char *tolerance_why;	/* the scenario's reason for a tolerance over half the expected value, or "" */
 	bool passed;
@@ -98,6 +99,8 @@ double throttle_wait_bound_us(double interval_us, double slot_us, double tick_us
 /* The gap length above which a CFS victim's gap counts as a starvation event. */
 double starvation_threshold_us(const struct limiter *l, const struct noise_floor *noise, double tick_us);
 
+/* Its verdict: not applicable, unjudged (hollow), skip, not measured, pass or fail, the first that holds. */
+enum verdict check_verdict(const struct check *c);
 json_object *check_to_json(const struct check *c);
 /* A tolerance over half the expected value: the check carries its reason (`tolerance_why`). */
 bool check_tolerance_wide(const struct check *c);

@@ -311,14 +311,14 @@ bool judge_validate(const struct scenario *s, char *err, size_t len)
 	return true;
 }
 
-const char *judge_verdict(const struct check *checks, int n, char *why, size_t len)
+enum verdict judge_verdict(const struct check *checks, int n, char *why, size_t len)
 {
 	int applies = 0, unjudged = 0, at;
 
 	why[0] = '\0';
 	for (int i = 0; i < n; i++) {
 		if (checks[i].was_measured && !checks[i].passed)
-			return "fail";
+			return VERDICT_FAIL;
 		/*
 		 * A cross-check on the trace needs one: without it (--no-trace, a build without
 		 * libtracefs, tracefs out of reach) it does not apply; the rest judge the result.
@@ -328,10 +328,10 @@ const char *judge_verdict(const struct check *checks, int n, char *why, size_t l
 	}
 	if (applies == 0) {
 		snprintf(why, len, "no check applies to this result");
-		return "unjudged";
+		return VERDICT_UNJUDGED;
 	}
 	if (!unjudged)
-		return "pass";
+		return VERDICT_PASS;
 	at = snprintf(why, len, "%d of %d checks that apply were not judged:", unjudged, applies);
 	for (int i = 0; i < n && at > 0 && (size_t)at < len; i++)
 		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable)
@@ -339,5 +339,5 @@ const char *judge_verdict(const struct check *checks, int n, char *why, size_t l
 				       checks[i].label[0] ? "." : "", checks[i].label, checks[i].rule);
 	if (at > 0 && (size_t)at < len)
 		why[at - 1] = '\0';
-	return "unjudged";
+	return VERDICT_UNJUDGED;
 }

@@ -44,11 +44,11 @@ const char *judge_metric_unit(const char *metric);
 bool judge_quantity(const struct judge_context *jc, const char *name, double *value);
 
 /*
- * A result's verdict from its checks: "fail" when a judged check failed; else "pass" only when
+ * A result's verdict from its checks: fail when a judged check failed; else pass only when
  * every check that applies was judged (measured, with a tolerance that could fail it), and
- * "unjudged" when none applies or one was not judged, with why (each such check and its rule).
+ * unjudged when none applies or one was not judged, with why (each such check and its rule).
  * A cross-check on the trace in a result without one does not apply.
  */
-const char *judge_verdict(const struct check *checks, int n, char *why, size_t len);
+enum verdict judge_verdict(const struct check *checks, int n, char *why, size_t len);
 
 #endif

@@ -404,7 +404,7 @@ static bool judged_elsewhere(const struct check *checks, int n, const struct che
 	return want && measured == want;
 }
 
-const char *kernel_checks_verdict(const struct check *checks, int n, char *why, size_t len)
+enum verdict kernel_checks_verdict(const struct check *checks, int n, char *why, size_t len)
 {
 	int measured = 0, unjudged = 0;
 	bool failed = false;
@@ -420,14 +420,14 @@ const char *kernel_checks_verdict(const struct check *checks, int n, char *why, 
 		}
 	}
 	if (failed)
-		return "fail";
+		return VERDICT_FAIL;
 	if (!measured) {
 		snprintf(why, len, "unjudged: no setting could be read");
-		return "unjudged";
+		return VERDICT_UNJUDGED;
 	}
 	if (unjudged)
 		snprintf(why + strlen(why), len - strlen(why), " (each check says why)");
-	return unjudged ? "unjudged" : "pass";
+	return unjudged ? VERDICT_UNJUDGED : VERDICT_PASS;
 }
 
 json_object *kernel_defaults_table_json(const struct kernel_facts *k, const struct site_settings *site)

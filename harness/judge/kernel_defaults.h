@@ -97,7 +97,7 @@ struct defaults_behaviour {
  * server's runtime/period). An unreadable setting is not measured (its rule says why) unless
  * behaviour can stand in: RT_RUNTIME_SHARE from whether the regime probe's lone hog was
  * throttled. RT_RUNTIME_SHARE only where the model enforces RT throttling. Rows not measured
- * are `skipped` (verdict "skip"): the system does not let them be read, no fault of the run.
+ * are `skipped` (verdict skip): the system does not let them be read, no fault of the run.
  * Returns the number of checks (at most KSET_COUNT + 1).
  */
 int kernel_defaults_judge(const struct kernel_facts *k, const struct kernel_model *m,
@@ -108,7 +108,7 @@ int kernel_defaults_judge(const struct kernel_facts *k, const struct kernel_mode
  * and every setting was judged, read or by behaviour (the fair server's two settings by its
  * share, or the share by the two settings); else unjudged, with `why` naming what was not.
  */
-const char *kernel_checks_verdict(const struct check *checks, int n, char *why, size_t len);
+enum verdict kernel_checks_verdict(const struct check *checks, int n, char *why, size_t len);
 /* The table as it applies to this kernel: every row with its default, since, source, origin. */
 json_object *kernel_defaults_table_json(const struct kernel_facts *k, const struct site_settings *site);
 

@@ -5,6 +5,7 @@
 #include "report.h"
 #include "sysinfo.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,35 +16,35 @@
 #define KERNEL_CHECKS_MAX (KSET_COUNT + 1)
 
 /* One KTAP result with its checks, its kernel_results entry and its count for the exit status. */
-static void record(struct run_ctx *ctx, const char *name, const struct check *checks, int n, const char *verdict,
+static void record(struct run_ctx *ctx, const char *name, const struct check *checks, int n, enum verdict verdict,
 		   const char *reason, json_object *res)
 {
 	json_object *arr = json_object_new_array();
-	bool skipped = !strcmp(verdict, "skip") || !strcmp(verdict, "unjudged");
+	bool skipped = verdict == VERDICT_SKIP || verdict == VERDICT_UNJUDGED;
 
 	json_add_str(res, "name", name);
 	for (int i = 0; i < n; i++)
 		json_object_array_add(arr, check_to_json(&checks[i]));
 	json_object_object_add(res, "checks", arr);
-	json_add_str(res, "verdict", verdict);
+	json_add_str(res, "verdict", verdict_name(verdict));
 	if (reason)
-		json_add_str(res, !strcmp(verdict, "error") ? "error" : "skip_reason", reason);
+		json_add_str(res, verdict == VERDICT_ERROR ? "error" : "skip_reason", reason);
 	json_object_array_add(ctx->kernel_results, res);
 	if (n)
 		ktap_checks(name, checks, n);
-	if (!strcmp(verdict, "error"))
+	if (verdict == VERDICT_ERROR)
 		ktap_diag("%s: %s", name, reason);
-	ktap_result(++ctx->ktap_number, !strcmp(verdict, "pass") || skipped, name, skipped ? reason : NULL);
+	ktap_result(++ctx->ktap_number, verdict == VERDICT_PASS || skipped, name, skipped ? reason : NULL);
 	/*
 	 * A failure counts as a scenario's does (exit 1), an error too (125). A pass or a skip does
 	 * not make the run's exit status: "something passed" means a scenario ran, and a probe not
 	 * asked for (--probe-seconds 0) is the caller's choice, not something left unjudged.
 	 */
-	if (!strcmp(verdict, "fail") || !strcmp(verdict, "error"))
+	if (verdict == VERDICT_FAIL || verdict == VERDICT_ERROR)
 		ctx->failed++;
-	if (!strcmp(verdict, "error"))
+	if (verdict == VERDICT_ERROR)
 		ctx->errors++;
-	progress_step("%s: %s", name, verdict);
+	progress_step("%s: %s", name, verdict_name(verdict));
 }
 
 void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char *error)
@@ -51,22 +52,22 @@ void kernel_results_regime(struct run_ctx *ctx, const char *skip_why, const char
 	json_object *res = json_object_new_object();
 	struct check checks[REGIME_PROBE_CHECKS_MAX];
 	int n = 0;
-	const char *verdict;
+	enum verdict verdict;
 
 	json_add_str(res, "predicted", ctx->model.basis);
 	if (error) {
-		verdict = "error";
+		verdict = VERDICT_ERROR;
 	} else if (skip_why || !ctx->observed.done) {
-		verdict = "skip";
+		verdict = VERDICT_SKIP;
 		if (!skip_why)
 			skip_why = "the regime probe did not run";
 	} else {
 		n = regime_probe_checks(&ctx->model, &ctx->observed, checks);
 		json_add_str(res, "evidence", ctx->observed.evidence);
-		verdict = ctx->observed.agrees ? "pass" : "fail";
+		verdict = ctx->observed.agrees ? VERDICT_PASS : VERDICT_FAIL;
 		/* A window that did not probe what it was for is no pass: what it saw still fails. */
 		if (ctx->observed.agrees && ctx->observed.running == RUNNING_MISSED) {
-			verdict = "unjudged";
+			verdict = VERDICT_UNJUDGED;
 			skip_why = "the third window's CFS task was woken only after the hog started: no running CFS task was probed";
 		}
 		if (!ctx->observed.agrees)
@@ -168,7 +169,7 @@ void kernel_results_defaults(struct run_ctx *ctx, const char *probe_why)
 		.other_cpu = ctx->other_cpu >= 0,
 	};
 	json_object *res = json_object_new_object();
-	const char *verdict;
+	enum verdict verdict;
 	char why[320];
 	int n;
 

@@ -24,6 +24,7 @@
 #include "signals.h"
 #include "sysinfo.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <limits.h>
 #include <math.h>
@@ -375,7 +376,7 @@ void run_skip_case(struct run_ctx *ctx, const struct scenario *s, const struct p
 	grid_cell_prefix(p, cell, sizeof(cell));
 	if (cell[0])
 		progress_step("%s%s: skipped: %s", cell, name, reason);
-	json_add_str(res, "verdict", "skip");
+	json_add_str(res, "verdict", verdict_name(VERDICT_SKIP));
 	json_add_str(res, "skip_reason", reason);
 	json_object_array_add(ctx->results, res);
 	ktap_result(++ctx->ktap_number, true, name, reason);
@@ -555,7 +556,7 @@ static json_object *task_json(const struct task_record *rec, json_object *metric
 
 static void record_error(struct run_ctx *ctx, json_object *res, const char *name, const char *why)
 {
-	json_add_str(res, "verdict", "error");
+	json_add_str(res, "verdict", verdict_name(VERDICT_ERROR));
 	json_add_str(res, "error", why);
 	json_object_array_add(ctx->results, res);
 	ktap_diag("%s: %s", name, why);
@@ -617,20 +618,20 @@ static double judged_steal_us(double proc_stat_us, double most_us, json_object *
 }
 
 /* A case left unjudged only by tolerances as wide as what they catch runs again, once a run. */
-static bool retry_wanted(bool may_retry, int hollow, const char *verdict)
+static bool retry_wanted(bool may_retry, int hollow, enum verdict verdict)
 {
-	return may_retry && hollow && !strcmp(verdict, "unjudged");
+	return may_retry && hollow && verdict == VERDICT_UNJUDGED;
 }
 
 /*
  * Judges a result. Returns its verdict; *promise_kept: 1 when every check on the promise's own
  * figures passed, 0 when one failed, -1 when none was judged. traced: the task the trace followed.
  */
-static const char *judge_and_record(struct run_ctx *ctx, const char *name, const struct scenario *s,
-				    const struct policy *p, int sweep,
-				    const struct limiter *limiter, double window_s, json_object *res,
-				    json_object **metrics, int count, int traced, int *promise_kept, char *why,
-				    size_t why_len, bool may_retry, int *hollow)
+static enum verdict judge_and_record(struct run_ctx *ctx, const char *name, const struct scenario *s,
+				     const struct policy *p, int sweep,
+				     const struct limiter *limiter, double window_s, json_object *res,
+				     json_object **metrics, int count, int traced, int *promise_kept, char *why,
+				     size_t why_len, bool may_retry, int *hollow)
 {
 	const char *stretch_from;
 	const double stretch = tick_stretch(ctx, count, traced, res, &stretch_from);
@@ -642,7 +643,7 @@ static const char *judge_and_record(struct run_ctx *ctx, const char *name, const
 		.sweep_value = s->sweep_count ? s->sweep_values[sweep] : 0,
 	};
 	json_object *arr = json_object_new_array();
-	const char *verdict;
+	enum verdict verdict;
 	int n;
 
 	memcpy(jc.metrics, metrics, sizeof(jc.metrics));
@@ -843,7 +844,7 @@ static bool run_case_modelled(struct run_ctx *ctx, const struct scenario *s, con
 	if (status != WINDOW_OK) {
 		if (status == WINDOW_INTERRUPTED) {
 			snprintf(ctx->stop_reason, sizeof(ctx->stop_reason), "%s", why);
-			json_add_str(res, "verdict", "error");
+			json_add_str(res, "verdict", verdict_name(VERDICT_ERROR));
 			json_add_str(res, "error", why);
 			json_object_array_add(ctx->results, res);
 			return false;
@@ -882,7 +883,7 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 	struct limiter limiter;
 	struct promise_terms terms;
 	struct promise promise = { 0 };
-	const char *verdict;
+	enum verdict verdict;
 	bool ok, promised;
 
 	grid_cell_prefix(p, cell, sizeof(cell));
@@ -914,15 +915,15 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 		json_object_put(res);
 		return true;
 	}
-	json_add_str(res, "verdict", verdict);
-	if (!strcmp(verdict, "unjudged"))
+	json_add_str(res, "verdict", verdict_name(verdict));
+	if (verdict == VERDICT_UNJUDGED)
 		json_add_str(res, "skip_reason", unjudged);
 	json_object_array_add(ctx->results, res);
-	ok = strcmp(verdict, "fail") != 0;
+	ok = verdict != VERDICT_FAIL;
 	if (!ok && ctx->last_steal_us > 0)
 		ktap_diag("%s: the hypervisor stole %.0f ms of CPU %d during this window", name, ctx->last_steal_us / 1000,
 			  ctx->opt->cpu);
-	if (!strcmp(verdict, "unjudged")) {
+	if (verdict == VERDICT_UNJUDGED) {
 		char reason[sizeof(unjudged) + 16];
 
 		snprintf(reason, sizeof(reason), "unjudged: %s", unjudged);
@@ -932,7 +933,7 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 		ktap_result(++ctx->ktap_number, ok, name, NULL);
 		ok ? ctx->passed++ : ctx->failed++;
 	}
-	progress_step("%s%s: %s", cell, name, verdict);
+	progress_step("%s%s: %s", cell, name, verdict_name(verdict));
 	return false;
 }
 

@@ -596,7 +596,7 @@ TEST(judge_a_check_whose_condition_is_false_is_not_applicable)
 	CHECK(o && !strcmp(json_object_get_string(json_object_object_get(o, "verdict")), "not-applicable"),
 	      "its verdict says so");
 	json_object_put(o);
-	CHECK(!strcmp(judge_verdict(hc.checks, n, why, sizeof(why)), "pass"), "the result still passes: %s", why);
+	CHECK(judge_verdict(hc.checks, n, why, sizeof(why)) == VERDICT_PASS, "the result still passes: %s", why);
 	hog_case_unload();
 }
 
@@ -1663,28 +1663,28 @@ TEST(judge_verdict_needs_every_check_judged)
 	};
 	char why[512];
 
-	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "pass") && !why[0], "all judged and passed");
-	CHECK(!strcmp(judge_verdict(c, 0, why, sizeof(why)), "unjudged") && strstr(why, "no check applies"),
+	CHECK(judge_verdict(c, 3, why, sizeof(why)) == VERDICT_PASS && !why[0], "all judged and passed");
+	CHECK(judge_verdict(c, 0, why, sizeof(why)) == VERDICT_UNJUDGED && strstr(why, "no check applies"),
 	      "no check: %s", why);
 	c[1].was_measured = false;
 	snprintf(c[1].rule, sizeof(c[1].rule), "not measured: no trace (--no-trace)");
-	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "unjudged"), "a check not measured passes");
+	CHECK(judge_verdict(c, 3, why, sizeof(why)) == VERDICT_UNJUDGED, "a check not measured passes");
 	CHECK(strstr(why, "1 of 3") && strstr(why, "hog.gap_max_us.vs_trace (not measured: no trace"), "why: %s", why);
 	c[1].no_trace = true;
-	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "pass"), "a trace check without a trace: %s", why);
+	CHECK(judge_verdict(c, 3, why, sizeof(why)) == VERDICT_PASS, "a trace check without a trace: %s", why);
 	c[1].no_trace = false;
 	c[2].hollow = true;
 	c[2].was_measured = false;
-	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "unjudged") && strstr(why, "2 of 3"), "hollow: %s", why);
+	CHECK(judge_verdict(c, 3, why, sizeof(why)) == VERDICT_UNJUDGED && strstr(why, "2 of 3"), "hollow: %s", why);
 	c[0].passed = false;
-	CHECK(!strcmp(judge_verdict(c, 3, why, sizeof(why)), "fail"), "a failed check fails it, whatever else");
+	CHECK(judge_verdict(c, 3, why, sizeof(why)) == VERDICT_FAIL, "a failed check fails it, whatever else");
 	/* Whatever the rules' length, why stays a terminated string. */
 	for (int i = 0; i < 3; i++) {
 		c[i].was_measured = false;
 		memset(c[i].rule, 'x', sizeof(c[i].rule) - 1);
 		c[i].rule[sizeof(c[i].rule) - 1] = '\0';
 	}
-	CHECK(!strcmp(judge_verdict(c, 3, why, 100), "unjudged") && strlen(why) < 100, "cut at its size");
+	CHECK(judge_verdict(c, 3, why, 100) == VERDICT_UNJUDGED && strlen(why) < 100, "cut at its size");
 }
 
 /*

@@ -70,7 +70,7 @@ static void judge(const struct kernel_facts *k, const struct kernel_readings *r,
 
 	kernel_model_predict(k, &m);
 	out->n = kernel_defaults_judge(k, &m, r, site, &b, out->checks);
-	out->verdict = kernel_checks_verdict(out->checks, out->n, out->why, sizeof(out->why));
+	out->verdict = verdict_name(kernel_checks_verdict(out->checks, out->n, out->why, sizeof(out->why)));
 }
 
 TEST(kernel_defaults_table_rows)
