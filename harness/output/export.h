@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "verdict.h"
+
 #define KCIDB_ORIGIN_DEFAULT "rtthrottle"
 
 struct export_options {
@@ -65,8 +67,10 @@ char *export_lava(json_object *root);
 
 json_object *export_get(json_object *obj, const char *key);
 const char *export_string(json_object *obj, const char *key, const char *fallback);
-/* Skipped, or run but with no check that applied ("unjudged"): neither a pass nor an error. */
-bool export_verdict_skipped(const char *verdict);
+/* obj's verdict; fallback when it has none or one of another name. */
+enum verdict export_verdict(json_object *obj, enum verdict fallback);
+/* Skipped, or run but with no check that applied (unjudged): neither a pass nor an error. */
+bool export_verdict_skipped(enum verdict verdict);
 /* A number field, or NAN (absent, null, not a number). */
 double export_number(json_object *obj, const char *key);
 /* obj's key as an int: fallback when absent, not a number, or outside int's range. */

@@ -22,9 +22,14 @@ const char *export_string(json_object *obj, const char *key, const char *fallbac
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : fallback;
 }
 
-bool export_verdict_skipped(const char *verdict)
+enum verdict export_verdict(json_object *obj, enum verdict fallback)
 {
-	return !strcmp(verdict, "skip") || !strcmp(verdict, "unjudged");
+	return verdict_or(export_string(obj, "verdict", NULL), fallback);
+}
+
+bool export_verdict_skipped(enum verdict verdict)
+{
+	return verdict == VERDICT_SKIP || verdict == VERDICT_UNJUDGED;
 }
 
 double export_number(json_object *obj, const char *key)
@@ -72,10 +77,10 @@ json_object *export_result_at(json_object *root, size_t i)
 
 const char *export_check_status(json_object *check)
 {
-	const char *verdict = export_string(check, "verdict", "not-measured");
+	enum verdict verdict = export_verdict(check, VERDICT_NOT_MEASURED);
 
-	/* Not judged (skip, not-measured, unjudged) is KTAP's "ok # SKIP": a skip in every format. */
-	return !strcmp(verdict, "pass") ? "PASS" : !strcmp(verdict, "fail") ? "FAIL" : "SKIP";
+	/* Not judged (skip, not measured, unjudged) is KTAP's "ok # SKIP": a skip in every format. */
+	return verdict == VERDICT_PASS ? "PASS" : verdict == VERDICT_FAIL ? "FAIL" : "SKIP";
 }
 
 void export_case_name(json_object *result, int max_rep, char *buf, size_t len)

@@ -85,7 +85,7 @@ static json_object *checks_of(json_object *result)
 static void tally_result(json_object *result, struct tally *t)
 {
 	json_object *checks = checks_of(result);
-	const char *verdict = export_string(result, "verdict", "error");
+	enum verdict verdict = export_verdict(result, VERDICT_ERROR);
 	double window = export_number(result, "window_s");
 
 	if (isfinite(window) && window > 0)
@@ -93,7 +93,7 @@ static void tally_result(json_object *result, struct tally *t)
 	if (!checks) {
 		t->tests++;
 		t->skipped += export_verdict_skipped(verdict);
-		t->errors += !export_verdict_skipped(verdict) && strcmp(verdict, "pass");
+		t->errors += !export_verdict_skipped(verdict) && verdict != VERDICT_PASS;
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(checks); i++) {
@@ -169,7 +169,7 @@ static void result_properties(FILE *out, json_object *result, json_object *root)
 	if (export_get(result, "name")) {
 		/* A kernel result (regime-probe, kernel-defaults): no scenario, policy or window. */
 		property(out, "result", export_string(result, "name", "unknown"));
-		property(out, "verdict", export_string(result, "verdict", "error"));
+		property(out, "verdict", export_string(result, "verdict", verdict_name(VERDICT_ERROR)));
 		property(out, "kernel", export_string(export_get(export_get(root, "system"), "kernel"), "release", "unknown"));
 		property(out, "run_id", export_string(export_get(root, "run"), "id", "unknown"));
 		fputs("    </properties>\n", out);
@@ -187,7 +187,7 @@ static void result_properties(FILE *out, json_object *result, json_object *root)
 	if (export_get(result, "regime"))
 		property(out, "regime", export_string(result, "regime", ""));
 	property_number(out, "steal_us", export_number(result, "steal_us"));
-	property(out, "verdict", export_string(result, "verdict", "error"));
+	property(out, "verdict", export_string(result, "verdict", verdict_name(VERDICT_ERROR)));
 	property(out, "kernel", export_string(export_get(export_get(root, "system"), "kernel"), "release", "unknown"));
 	property(out, "run_id", export_string(export_get(root, "run"), "id", "unknown"));
 	fputs("    </properties>\n", out);
@@ -220,7 +220,8 @@ static void outcome(FILE *out, const char *element, const char *type, const char
 static void check_case(FILE *out, const char *classname, json_object *checks, size_t i)
 {
 	json_object *c = json_object_array_get_idx(checks, i);
-	const char *verdict = export_string(c, "verdict", "not-measured"), *rule = export_string(c, "rule", "");
+	enum verdict verdict = export_verdict(c, VERDICT_NOT_MEASURED);
+	const char *rule = export_string(c, "rule", "");
 	char name[EXPORT_NAME_MAX], line[256];
 
 	export_check_name(checks, i, name, sizeof(name));
@@ -230,9 +231,9 @@ static void check_case(FILE *out, const char *classname, json_object *checks, si
 		 export_string(c, "unit", ""));
 	testcase_open(out, classname, name);
 	fputs(">\n", out);
-	if (!strcmp(verdict, "fail"))
-		outcome(out, "failure", "fail", line, rule);
-	else if (strcmp(verdict, "pass"))
+	if (verdict == VERDICT_FAIL)
+		outcome(out, "failure", verdict_name(VERDICT_FAIL), line, rule);
+	else if (verdict != VERDICT_PASS)
 		outcome(out, "skipped", NULL, rule, NULL);
 	fputs("      <system-out>", out);
 	xml_escape(out, line);
@@ -244,19 +245,20 @@ static void check_case(FILE *out, const char *classname, json_object *checks, si
 /* A result without checks: its verdict as one testcase. */
 static void verdict_case(FILE *out, const char *classname, json_object *result)
 {
-	const char *verdict = export_string(result, "verdict", "error");
+	enum verdict verdict = export_verdict(result, VERDICT_ERROR);
 
 	testcase_open(out, classname, "result");
-	if (!strcmp(verdict, "pass")) {
+	if (verdict == VERDICT_PASS) {
 		fputs("/>\n", out);
 		return;
 	}
 	fputs(">\n", out);
+	/* An error's type is the verdict as written, one this build does not know included. */
 	if (export_verdict_skipped(verdict))
 		outcome(out, "skipped", NULL, export_string(result, "skip_reason", "skipped"), NULL);
 	else
-		outcome(out, "error", verdict, export_string(result, "error", "no measurement"),
-			export_string(result, "error", ""));
+		outcome(out, "error", export_string(result, "verdict", verdict_name(VERDICT_ERROR)),
+			export_string(result, "error", "no measurement"), export_string(result, "error", ""));
 	fputs("    </testcase>\n", out);
 }
 

@@ -49,10 +49,10 @@ static void add_number(json_object *t, double value, const char *unit)
 	json_object_object_add(t, "number", number);
 }
 
-static const char *result_status(const char *verdict)
+static const char *result_status(enum verdict verdict)
 {
-	return !strcmp(verdict, "pass")		 ? "PASS"
-	       : !strcmp(verdict, "fail")	 ? "FAIL"
+	return verdict == VERDICT_PASS		 ? "PASS"
+	       : verdict == VERDICT_FAIL	 ? "FAIL"
 	       : export_verdict_skipped(verdict) ? "SKIP"
 						 : "ERROR";
 }
@@ -102,8 +102,8 @@ static void add_finite(json_object *obj, const char *key, double value)
 static void add_check(struct kcidb_ctx *k, const char *base, json_object *checks, size_t i)
 {
 	json_object *c = json_object_array_get_idx(checks, i);
-	const char *verdict = export_string(c, "verdict", "not-measured");
-	bool judged = !strcmp(verdict, "pass") || !strcmp(verdict, "fail");
+	enum verdict verdict = export_verdict(c, VERDICT_NOT_MEASURED);
+	bool judged = verdict == VERDICT_PASS || verdict == VERDICT_FAIL;
 	double measured = export_number(c, "measured");
 	const char *task = export_string(c, "task", "unknown");
 	size_t task_len = strlen(task);
@@ -171,7 +171,7 @@ static const char *add_result(struct kcidb_ctx *k, json_object *result, int max_
 {
 	json_object *checks = export_get(result, "checks"),
 		    *tasks = export_get(result, "tasks"), *t;
-	const char *status = result_status(export_string(result, "verdict", "error"));
+	const char *status = result_status(export_verdict(result, VERDICT_ERROR));
 	const char *reason = export_string(result, "error", export_string(result, "skip_reason", NULL));
 	double window = export_number(result, "window_s");
 	char base[512], case_name[256];

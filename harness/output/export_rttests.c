@@ -153,7 +153,7 @@ json_object *export_rttests(json_object *root)
 			snprintf(id, sizeof(id), "%d", count++);
 			json_object_object_add(threads, id, thread);
 			json_object_object_add(labels, id, label_of(result, task, max_rep, over));
-			if (strcmp(export_string(result, "verdict", ""), "pass"))
+			if (export_verdict(result, VERDICT_ERROR) != VERDICT_PASS)
 				return_code = 1;
 		}
 	}

@@ -5,6 +5,7 @@
 #include "expect.h"
 #include "policy.h"
 #include "report.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -285,7 +286,8 @@ static void headline(json_object *r, char *buf, size_t len)
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(checks) && !c; i++)
-		if (!strcmp(json_get_str(json_object_array_get_idx(checks, i), "verdict", ""), "fail"))
+		if (verdict_or(json_get_str(json_object_array_get_idx(checks, i), "verdict", NULL), VERDICT_NOT_MEASURED) ==
+		    VERDICT_FAIL)
 			c = json_object_array_get_idx(checks, i);
 	if (!c)
 		c = json_object_array_get_idx(checks, 0);
