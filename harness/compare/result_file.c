@@ -3,6 +3,7 @@
 #include "result_file.h"
 #include "json_util.h"
 #include "results.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -150,14 +151,15 @@ struct check_view {
 
 /*
  * A check of this task with real figures: judged, or unjudged (its expected value and tolerance
- * hold; only its tolerance is as wide as what it exists to catch). A "not-measured" check may
- * hold placeholders.
+ * hold; only its tolerance is as wide as what it exists to catch). A check not measured may
+ * hold placeholders; one without a verdict is taken, one of a verdict of another name is not.
  */
 static bool check_matches_task(json_object *c, const struct check_view *cv)
 {
-	const char *task = result_json_string(c, "task"), *verdict = result_json_string(c, "verdict");
+	const char *task = result_json_string(c, "task"), *name = result_json_string(c, "verdict");
+	enum verdict verdict = verdict_or(name, VERDICT_NOT_MEASURED);
 
-	if (verdict && strcmp(verdict, "pass") && strcmp(verdict, "fail") && strcmp(verdict, "unjudged"))
+	if (name && verdict != VERDICT_PASS && verdict != VERDICT_FAIL && verdict != VERDICT_UNJUDGED)
 		return false;
 	return task && (!strcmp(task, cv->task) || !strcmp(task, cv->role));
 }
@@ -243,7 +245,7 @@ static bool add_value(struct reader *rd, const char *case_name, json_object *res
 		snprintf(s->metric, sizeof(s->metric), "%s", metric);
 		s->rule = rule;
 	}
-	if (!strcmp(result_json_string(res, "verdict"), "unjudged"))
+	if (verdict_or(result_json_string(res, "verdict"), VERDICT_ERROR) == VERDICT_UNJUDGED)
 		s->case_unjudged = true;
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 4;
@@ -373,6 +375,7 @@ static bool take_result(struct reader *rd, json_object *res, size_t index)
 {
 	char where[48], case_name[192];
 	const char *verdict;
+	enum verdict known;
 	json_object *tasks, *rep_v;
 	int rep, values = rd->values;
 
@@ -388,7 +391,7 @@ static bool take_result(struct reader *rd, json_object *res, size_t index)
 	rep = is_number(rep_v) ? json_object_get_int(rep_v) : 1;
 	tasks = result_json_get(res, "tasks");
 	/* Skipped or stopped by an error: nothing measured. Any other verdict (pass, fail, unjudged) ran its window. */
-	if (!strcmp(verdict, "skip") || !strcmp(verdict, "error"))
+	if (verdict_from_name(verdict, &known) && (known == VERDICT_SKIP || known == VERDICT_ERROR))
 		return true;
 	at(rd, "%s.tasks", where);
 	if (!json_object_is_type(tasks, json_type_array))

@@ -38,7 +38,7 @@ struct series {
 	const struct metric_rule *rule;
 	struct observation *obs;
 	int n, cap;
-	/* A result of this case had the verdict "unjudged": measured, but some check could not judge it. */
+	/* A result of this case was unjudged: measured, but some check could not judge it. */
 	bool case_unjudged;
 };
 

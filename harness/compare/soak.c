@@ -4,6 +4,7 @@
 #include "json_util.h"
 #include "result_file.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,13 +84,15 @@ static struct soak_check *check_of(struct soak *s, const char *scenario, const c
 static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case_name, json_object *chk)
 {
 	const char *task = result_json_string(chk, "task"), *metric = result_json_string(chk, "metric");
-	const char *name = result_json_string(chk, "name"), *verdict = result_json_string(chk, "verdict");
-	const char *kind = result_json_string(chk, "kind");
+	const char *name = result_json_string(chk, "name"), *kind = result_json_string(chk, "kind");
+	const char *written = result_json_string(chk, "verdict");
+	/* A verdict of a name this build does not know counts as not measured. */
+	enum verdict verdict = verdict_or(written, VERDICT_NOT_MEASURED);
 	double tol = json_get_number(chk, "tolerance", NAN), margin;
 	char id[160];
 	struct soak_check *c;
 
-	if (!task || !metric || !verdict)
+	if (!task || !metric || !written)
 		return true;	/* the reader accepted it; nothing here to count */
 	snprintf(id, sizeof(id), "%s.%s%s%s", task, metric, name ? "." : "", name ? name : "");
 	if (!(c = check_of(s, sc->name, case_name, id)))
@@ -98,24 +101,24 @@ static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case
 	snprintf(c->unit, sizeof(c->unit), "%s", result_json_string(chk, "unit") ? result_json_string(chk, "unit") : "");
 	c->c.windows++;
 	sc->c.windows++;
-	if (!strcmp(verdict, "unjudged")) {
+	if (verdict == VERDICT_UNJUDGED) {
 		c->c.unjudged++;
 		sc->c.unjudged++;
 		return true;
 	}
-	if (!strcmp(verdict, "not-applicable")) {
+	if (verdict == VERDICT_NOT_APPLICABLE) {
 		c->c.not_applicable++;
 		sc->c.not_applicable++;
 		return true;
 	}
-	if (strcmp(verdict, "pass") && strcmp(verdict, "fail")) {
+	if (verdict != VERDICT_PASS && verdict != VERDICT_FAIL) {
 		c->c.not_measured++;
 		sc->c.not_measured++;
 		return true;
 	}
 	c->c.judged++;
 	sc->c.judged++;
-	if (!strcmp(verdict, "fail")) {
+	if (verdict == VERDICT_FAIL) {
 		c->c.failed++;
 		sc->c.failed++;
 		if (!c->first_fail_suite)
@@ -145,29 +148,37 @@ static bool add_check(struct soak *s, struct soak_scenario *sc, const char *case
 static bool add_result(struct soak *s, json_object *res, bool kernel)
 {
 	const char *scenario = result_json_string(res, kernel ? "name" : "scenario");
-	const char *verdict = result_json_string(res, "verdict");
+	const char *written = result_json_string(res, "verdict");
 	const char *policy = result_json_string(result_json_get(res, "policy"), "name");
 	json_object *sweep = result_json_get(res, "sweep"), *checks = result_json_get(res, "checks");
 	struct soak_scenario *sc;
 	char case_name[192];
 
-	if (!scenario || !verdict || !(sc = scenario_of(s, scenario)))
-		return scenario && verdict ? false : true;
+	if (!scenario || !written || !(sc = scenario_of(s, scenario)))
+		return scenario && written ? false : true;
 	snprintf(case_name, sizeof(case_name), "%s%s%s", scenario, policy ? "." : "", policy ? policy : "");
 	if (result_json_string(sweep, "param") && !isnan(json_get_number(sweep, "value", NAN)))
 		snprintf(case_name + strlen(case_name), sizeof(case_name) - strlen(case_name), ".%s=%g",
 			 result_json_string(sweep, "param"), json_get_number(sweep, "value", NAN));
 	sc->results++;
-	if (!strcmp(verdict, "pass"))
+	/* A verdict of a name this build does not know counts as an error. */
+	switch (verdict_or(written, VERDICT_ERROR)) {
+	case VERDICT_PASS:
 		sc->passed++;
-	else if (!strcmp(verdict, "fail"))
+		break;
+	case VERDICT_FAIL:
 		sc->failed++;
-	else if (!strcmp(verdict, "unjudged"))
+		break;
+	case VERDICT_UNJUDGED:
 		sc->unjudged++;
-	else if (!strcmp(verdict, "skip"))
+		break;
+	case VERDICT_SKIP:
 		sc->skipped++;
-	else
+		break;
+	default:
 		sc->errors++;
+		break;
+	}
 	for (size_t i = 0; json_object_is_type(checks, json_type_array) && i < json_object_array_length(checks); i++)
 		if (!add_check(s, sc, case_name, json_object_array_get_idx(checks, i)))
 			return false;
