@@ -47,7 +47,7 @@ uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floo
  * Whether a write of knob id may be made in state `at` (before it). The fair server's are made
  * while the global runtime is -1 only: the kernel admits a fair-server change by subtracting
  * the server's old bandwidth from its root domain's total, which Debian's 6.12.118 (under QEMU)
- * had lost, so every change under a finite limit failed with EBUSY, lowering ones too; under
+ * loses, so every change under a finite limit fails with EBUSY, lowering ones too; under
  * -1 there is no admission test.
  */
 bool knob_write_allowed(const struct knobs *at, enum knob_id id);

@@ -12,9 +12,9 @@ typedef void setup_fn(const struct role_setup_ctx *sc, const struct scenario_tas
 /*
  * The shortest victim run that may end at an RT throttle's end (metrics.c, whole periods): a
  * tick, so that microseconds the fair server gives mid-period are no slot; half RT's slot
- * where that is longer than the fair server's own, which may come anywhere in a period. A soak
- * window at half began with such a 50 ms slot (runtime the server kept from the window
- * before); counted as a slot, its end started the victim's periods off the grid: 0.475 of the
+ * where that is longer than the fair server's own, which may come anywhere in a period. A
+ * window at half may begin with such a 50 ms slot (runtime the server keeps from the window
+ * before); counted as a slot, its end starts the victim's periods off the grid: 0.475 of the
  * CPU where 0.5 is due.
  */
 static uint64_t victim_slot_min_ns(const struct run_ctx *ctx, const struct limiter *l)

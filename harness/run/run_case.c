@@ -602,7 +602,7 @@ static double tick_stretch(const struct run_ctx *ctx, int count, int traced, jso
  * or 10 ms); the hog's time on the CPU by the trace that its clock did not count
  * (trace.uncharged_us) sees it to a sampling step while the hog ran, and a stall then is
  * what lengthens the hog's gaps beyond its switches. That also holds what each switch leaves
- * uncharged (seen: 185 ms over 20 s beside a probe waking every millisecond, /proc/stat 70 ms),
+ * uncharged (185 ms over 20 s beside a probe waking every millisecond, where /proc/stat has 70 ms),
  * so it counts only up to what /proc/stat allows: its reading and one step more.
  */
 static double judged_steal_us(double proc_stat_us, double most_us, json_object *trace)
@@ -782,8 +782,8 @@ void run_scenario_limiter(const struct kernel_model *m, const struct scenario *s
 	 * bursts), ktimers runs, the CFS task wakes and, running from then on, is served by the limit
 	 * as on any kernel; so is a CFS task woken otherwise (the kworker, by its work queue). RT
 	 * tasks' own sleeps never wait for it: without a CFS task the limit is all there is.
-	 * Measured on 6.1-rt and 6.12-rt under QEMU: duty-cycle's spinning CFS task got 0.046 of
-	 * the CPU beside a 0.96 app on 6.12-rt, the fair server's share.
+	 * So it goes on 6.1-rt and 6.12-rt under QEMU: on 6.12-rt duty-cycle's spinning CFS task
+	 * gets 0.046 of the CPU beside a 0.96 app, the fair server's share.
 	 */
 	if (kworker || !full_hog || !cfs)
 		model.timer_thread_priority = 0;

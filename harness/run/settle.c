@@ -68,7 +68,7 @@ static int64_t wait_rt_timers(int firings, int64_t bound_us, int64_t period_us, 
  * From when a firing of the RT period timer forgives the window's RT time: when its last RT
  * task left the class (a task killed mid-window: when it was reaped). One throttled at the
  * window's end runs on only when that firing lets it, and leaves within a millisecond or so
- * (measured 1.0-1.1 ms, the hog at 950000/1000000 after 3 whole periods): leaving within a
+ * (1.0-1.1 ms for the hog at 950000/1000000 after 3 whole periods): leaving within a
  * tick of the end counts as at the end. A window without RT tasks ran up nothing: 0.
  */
 static uint64_t rt_forgiven_from_ns(const struct window_shm *shm)
@@ -130,7 +130,7 @@ void run_settle_after(struct run_ctx *ctx, const struct policy *p)
 
 /*
  * The calibration spins at RT priority on the measured CPU under the knobs in force: without
- * this the first window began with its 96-98 ms still counted, and waited on the RT queue.
+ * this the first window begins with its 96-98 ms still counted, and waits on the RT queue.
  */
 void run_settle_after_knobs(struct run_ctx *ctx)
 {
@@ -147,9 +147,9 @@ void run_settle_after_knobs(struct run_ctx *ctx)
  * the knobs now give: one firing forgives only the restored runtime), at most the longer of
  * the two periods (as when /proc/timer_list cannot be read). Under this rule a window ends
  * just before a firing of the timer armed as it starts (struct window_align): that firing then
- * counts, and there is no wait. Not waiting at all once the slot P - R had passed under the
- * same policy was not enough: a window after a hog RLIMIT_RTTIME killed ran 1.18 s, then
- * throttled 320 ms.
+ * counts, and there is no wait. Not waiting at all once the slot P - R has passed under the
+ * same policy is not enough: a window after a hog RLIMIT_RTTIME killed runs 1.18 s, then
+ * throttles 320 ms.
  */
 void run_settle_due(struct run_ctx *ctx)
 {
@@ -215,14 +215,14 @@ static bool arm_rt_period_timer(void)
 
 /*
  * The other side of the same timer: a new period takes effect only when the timer next fires,
- * and until then RT gets the new runtime once in up to the old period (measured: a hog at
- * 190000/200000 got 0.27 of a 1 s window, one 740 ms throttle). A timer that
- * /proc/timer_list shows stopped is no better: it kept the expiry its last firing moved on by
- * the old period, and the next RT task to start it arms it there (waiting only for the armed
- * timers, 7 of the grid's 30 cells with periods under 1 s had a first throttle of 780-921 ms,
- * and a burst hog at 95000/100000 one of 579 ms on 6.18). The old period may also be the last
- * window's: the firing that forgave a 10 s window moved the timer on by 10 s, and a probe at
- * the default after it waited 6.7 s. So the timer rule starts the timers and waits for any that
+ * and until then RT gets the new runtime once in up to the old period (a hog at 190000/200000
+ * gets 0.27 of a 1 s window, one 740 ms throttle). A timer that /proc/timer_list shows
+ * stopped is no better: it keeps the expiry its last firing moved on by the old period, and
+ * the next RT task to start it arms it there (on 6.18, waiting only for the armed timers, 7 of
+ * the grid's 30 cells with periods under 1 s have a first throttle of 780-921 ms, and a burst
+ * hog at 95000/100000 one of 579 ms). The old period may also be the last window's: the
+ * firing that forgives a 10 s window moves the timer on by 10 s, and a probe at the default
+ * after it waits up to 6.7 s. So the timer rule starts the timers and waits for any that
  * fires later than a new period from now, at most the longest period used. The whole-period
  * rule, and the timer rule where it cannot tell, wait a whole old period before a shorter one
  * (after a longer one the whole-period rule has already waited it out). Under -1 nothing
@@ -262,10 +262,10 @@ void run_settle_before(struct run_ctx *ctx, const struct policy *p)
  * period timer that a window starts on forgiven time; this reads it. Under a limited policy,
  * until the measured CPU's RT queue is not throttled and holds no more than the timer rule
  * leaves (a tick the throttle is caught late and the ~1 ms tasks take to leave), with the period
- * timer armed so that it fires (a stopped timer kept its last expiry: armed there, or at once
+ * timer armed so that it fires (a stopped timer keeps its last expiry: armed there, or at once
  * when that has passed), at most the longest period used and a margin. The timer rule does not
- * wait after a window at -1, nor for a firing that is not armed: a window after one (soak,
- * suite 16 of 20) found its FIFO task throttled from its start for 668 ms.
+ * wait after a window at -1, nor for a firing that is not armed: a window after one can find
+ * its FIFO task throttled from its start for 668 ms.
  */
 void run_settle_queue(struct run_ctx *ctx, const struct policy *p)
 {
