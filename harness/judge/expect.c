@@ -55,7 +55,7 @@ void limiter_for(const struct kernel_model *km, const struct policy *p, struct l
 				 regime_name(l->regime), (long long)km->fs_runtime_us, (long long)km->fs_period_us);
 		} else if (km->fair_server && p->period_us < km->fs_period_us && fs_share <= l->hog_share + 1e-9) {
 			/*
-			 * A short RT period under a fair server asking as much: measured on 6.18, CFS then
+			 * A short RT period under a fair server asking as much: on 6.18, CFS then
 			 * gets the RT slots and, now and then, the fair server's own slot on top. The hog's
 			 * share lies between the two limits' sum and the policy's ratio.
 			 */

@@ -133,7 +133,7 @@ void regime_observation_judge(const struct kernel_model *m, struct regime_observ
 	/*
 	 * Throttling shows as one gap of the whole 50 ms slot each period; half of it separates
 	 * it from noise, which idles a CPU for a few ms at most. The share alone cannot tell: an
-	 * emulated guest loses 3% in short gaps (0.970 seen with gaps of 3.7 ms at most).
+	 * emulated guest loses 3% in short gaps (0.970 with gaps of 3.7 ms at most).
 	 */
 	o->throttle_seen = o->hog_alone_gap_max_us >= REGIME_THROTTLE_GAP_US;
 	o->timer_wakeup_served = o->victim_share_unlimited > REGIME_FAIR_SERVER_SHARE_MIN;

@@ -306,7 +306,7 @@ static double stall_max_us(const struct gap_stats *rt_gaps, const struct gap_sta
  * The most CPU time of `tl` in one period of the grid that may belong to the periods beside it:
  * at each boundary that between the readings around it, at least a sampling step's (the
  * interpolation's own error). A task kept off user space charged for a gap's interrupts (the
- * RT app's wake-ups under an emulator: ~28 ms in 1.7 s seen) cannot say in which period.
+ * RT app's wake-ups under an emulator: ~28 ms in 1.7 s) cannot say in which period.
  */
 static double placement_us(const struct cpu_timeline *tl, const struct bounds *b)
 {

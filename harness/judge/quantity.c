@@ -89,8 +89,8 @@ static bool has_cfs_task(const struct scenario *s)
 
 /*
  * Whether the fair server may cut in between RT throttling's slots, so that event counts,
- * intervals and medians depend on how the two phases meet (measured on 6.18: at 475000/500000
- * one 52 ms slot a second replaced two 25 ms ones). It stays out only when RT throttling alone
+ * intervals and medians depend on how the two phases meet (on 6.18 at 475000/500000, one 52 ms
+ * slot a second takes the place of two 25 ms ones). It stays out only when RT throttling alone
  * gives CFS the server's runtime within any span the server defers for (its period less its
  * runtime), counting each slot a tick short (the throttle lands on a tick).
  */
@@ -106,8 +106,8 @@ static bool fair_server_interleaves(const struct judge_context *jc, const struct
 		return false;	/* alone, the fair server's slots are regular */
 	/*
 	 * The rule below is fitted to the kernel's own server. One the policy set may cut in where
-	 * it says not: at 950000/1000000 a 10 ms/1 s server cut CFS's waits to 868 ms at the median
-	 * on 6.12 (RT throttling alone gives CFS 36 ms of any 990 ms span there).
+	 * it says not: on 6.12 at 950000/1000000, a 10 ms/1 s server cuts CFS's waits to 868 ms at
+	 * the median (RT throttling alone gives CFS 36 ms of any 990 ms span there).
 	 */
 	if (jc->policy->fair_server.set)
 		return true;
@@ -119,7 +119,7 @@ static bool fair_server_interleaves(const struct judge_context *jc, const struct
  * Where the fair server interleaves with classic throttling, RT's share lies in a band: at most
  * what the lower of the two limits leaves it, at least the policy's ratio less the fair server's
  * share, when the server's slots miss the throttle's (its period runs out of phase with the RT
- * timer; measured on 6.18: an 83 ms gap, the 50 ms throttle slot then 33 ms of the server's).
+ * timer; on 6.18 an 83 ms gap: the 50 ms throttle slot, then 33 ms of the server's).
  * The band's width is the smaller of the two limits' CFS shares; 0 where no band applies or
  * the limiter already spreads one (share_band).
  */
@@ -298,8 +298,8 @@ Q(held_back_jobs)
 /*
  * The machine's longest stall: before the window, the noise floor's longest gap; in it, CPU
  * time charged while a spinner did not run, the tick held back, a wake-up interrupt delivered
- * late, the idle CPU's timer interrupt held back at the start (a host soak: a probe due at
- * 1 ms waited 15.5 ms, the CPU idle 16.4 ms). The longest counts, not the sum: they are views
+ * late, the idle CPU's timer interrupt held back at the start (on a host, a probe due at 1 ms
+ * may wait 15.5 ms, the CPU idle for 16.4 ms). The longest counts, not the sum: they are views
  * of the same stalls.
  */
 static double stall_in_window_us(const struct judge_context *jc)

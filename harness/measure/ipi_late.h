@@ -38,8 +38,8 @@ struct ipi_late {
 /*
  * sent_ns, entry_ns and idle (disjoint spans): each in time order. A send to a CPU running a
  * task is not timed: the tick's and the stall witnesses see that CPU's delays, and a send
- * there may be acted on without its vector (seen on PREEMPT_RT: sends with no entry for a
- * second and more, while the CPU switched tasks every few ms). An idle CPU acts on a wake-up
+ * there may be acted on without its vector (on PREEMPT_RT a send can go a second and more
+ * with no entry, while the CPU switches tasks every few ms). An idle CPU acts on a wake-up
  * when it takes the interrupt, or at the latest when it leaves idle (another interrupt woke
  * it: the idle loop runs queued wake-ups before it schedules). Sends to the idle CPU before
  * one delivery are one interrupt, timed from the first. Sends in [from_ns, to_ns] count.

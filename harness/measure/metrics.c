@@ -122,7 +122,7 @@ static void victim_whole_periods(const struct task_record *rec, double threshold
  * Whether one of the witness's gaps holds all of e: the witness did not run during it. Not its
  * gap from the window's start: until it first ran it may not have been runnable (PREEMPT_RT
  * wakes a CFS task's timer through ktimers, FIFO 1, which RT starves: on 6.1-rt the victim
- * never ran, and every throttle of the hog beside it read as a stall).
+ * never runs, and every throttle of the hog beside it would read as a stall).
  */
 static bool witness_slept_through(const struct gap_stats *w, const struct gap_event *e)
 {
@@ -159,8 +159,8 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, c
 			continue;
 		/*
 		 * CFS, given the CPU, runs its always-runnable spinner within a few of its slices:
-		 * a gap that spinner slept through was the hypervisor's or an interrupt's (a soak
-		 * saw a 28 ms one at -1 that sched_switch never saw), not a slot.
+		 * a gap that spinner slept through is the hypervisor's or an interrupt's (one of
+		 * 28 ms at -1 shows in no sched_switch), not a slot.
 		 */
 		if (witness_slept_through(cfs_witness, e)) {
 			m->gaps_without_cfs++;

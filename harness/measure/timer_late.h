@@ -24,7 +24,7 @@ struct timer_late {
  * trace is on the grid (within on_grid_ns) and neither is late by half as much or more: a
  * kernel whose timer drifts, or forwards by the wrong period, makes its lateness grow in even
  * steps (k steps beside k - 1 and k + 1), and is not excused; a stall that held one firing back
- * may hold the next back a little (seen under QEMU: 16.2 ms, then 4.1 ms, then on time).
+ * may hold the next back a little (under QEMU: 16.2 ms, then 4.1 ms, then on time).
  * Firings outside [from_ns, to_ns] only lay the grid.
  */
 void timer_late_measure(const uint64_t *fire_ns, int n, uint64_t period_ns, uint64_t on_grid_ns, uint64_t from_ns,

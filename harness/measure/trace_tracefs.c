@@ -102,7 +102,7 @@ static void timer_filter(const struct recorder *r, const int *cpus, int ncpus, b
 /*
  * The RT period timer fires on the CPU that armed it, which may not be a traced one: the
  * instance records every CPU, and only its firings and the measured CPUs' switches and ticks
- * are kept. The tick's hrtimer handler took tick_nohz_handler's name in 6.9. A sleeper's
+ * are kept. The tick's hrtimer handler is tick_sched_timer, tick_nohz_handler from 6.9. A sleeper's
  * wake-up timer (hrtimer_wakeup) is kept from the traced CPUs only (the harness sleeps often
  * elsewhere); a kernel whose filter refuses the CPU field goes on without it. Without an
  * address, or the event, the trace goes on without that timer.
