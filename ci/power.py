@@ -69,9 +69,11 @@ def case_of(result):
 
 
 def all_censored(result):
-    """Every span the defect changed lies in a period the check left out: the trace saw the
-    machine hold the CPU there (promise.censored), so no check there could see it."""
-    spans = result.get("changed_spans_ms") or []
+    """Every span where the defect broke the promise lies in a period the check left out: the
+    trace saw the machine hold the CPU there (promise.censored), so no check there could see
+    it. Those are where RT ran that it would not have (an overrun), else where it did not run."""
+    changed = result.get("changed_spans_ms") or {}
+    spans = changed.get("rt_runs") or changed.get("rt_idle") or []
     periods = ((result.get("promise") or {}).get("censored") or {}).get("at") or []
     return bool(spans) and all(any(p["from_ms"] - 0.01 <= a and b <= p["to_ms"] + 0.01 for p in periods)
                                for a, b in spans)

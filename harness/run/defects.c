@@ -104,10 +104,13 @@ static void span_push(struct shift_span *list, int *count, uint64_t from, uint64
 		list[(*count)++] = (struct shift_span){ from, to };
 }
 
-/* [from_ms, to_ms] of each span, into arr. */
-static void spans_json(json_object *arr, const struct shift_span *s, int n)
+/* obj[key]: [from_ms, to_ms] of each span. */
+static void spans_json(json_object *obj, const char *key, const struct shift_span *s, int n)
 {
-	for (int i = 0; arr && i < n; i++) {
+	json_object *arr = json_object_new_array();
+
+	json_object_object_add(obj, key, arr);
+	for (int i = 0; i < n; i++) {
 		json_object *pair = json_object_new_array();
 
 		json_object_array_add(pair, json_object_new_double(s[i].from_ns / 1e6));
@@ -238,8 +241,8 @@ bool defect_apply(struct record_window_view *w, const void *arg, char *why, size
 			 d->kind == DEFECT_SLOT_HALVED ? "a CFS slot" : "RT throttled before the period's end");
 		goto out;
 	}
-	spans_json(w->changed, sp->on, sp->on_count);
-	spans_json(w->changed, sp->off, sp->off_count);
+	spans_json(w->changed, "rt_runs", sp->on, sp->on_count);
+	spans_json(w->changed, "rt_idle", sp->off, sp->off_count);
 	/* What the hog gains the CFS task loses, and the other way round. */
 	if (!timeline_shift(&w->shm->task[hog], sp->on, sp->on_count, sp->off, sp->off_count) ||
 	    (victim >= 0 && !timeline_shift(&w->shm->task[victim], sp->off, sp->off_count, sp->on, sp->on_count))) {

@@ -45,7 +45,7 @@ struct record_window_view {
 	const struct policy *policy;
 	const struct kernel_model *model;
 	int cpu;		/* the measured CPU */
-	json_object *changed;	/* the change writes what it changed here ([from_ms, to_ms] spans) */
+	json_object *changed;	/* an object the change writes what it changed into (its spans) */
 };
 typedef bool (*record_change_fn)(struct record_window_view *w, const void *arg, char *why, size_t why_len);
 

@@ -307,13 +307,13 @@ static bool judge_recording(struct judge_run *j, const char *file, char *why, si
 	if (j->change) {
 		struct record_window_view view = { .shm = r.shm, .trace = w.trace, .policy = &r.policy,
 						   .model = &ctx->model, .cpu = j->opt->cpu,
-						   .changed = json_object_new_array() };
+						   .changed = json_object_new_object() };
 		char change_why[256] = "";
 		bool applied = j->change(&view, j->arg, change_why, sizeof(change_why));
 
 		applied ? j->sum->changed++ : j->sum->not_changed++;
 		json_add_str(w.res, "changed", applied ? "yes" : change_why);
-		json_object_object_add(w.res, "changed_spans_ms", applied ? view.changed : NULL);
+		json_object_object_add(w.res, "changed_spans_ms", applied ? view.changed : NULL);	/* rt_runs, rt_idle */
 		if (!applied)
 			json_object_put(view.changed);
 	}
