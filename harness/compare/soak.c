@@ -179,6 +179,10 @@ static bool add_result(struct soak *s, json_object *res, bool kernel)
 		sc->errors++;
 		break;
 	}
+	/* Periods judged, and those the trace saw disturbed and the promise left out. */
+	sc->periods += (int)json_get_int64(result_json_get(res, "promise"), "periods", 0);
+	sc->censored_periods +=
+		(int)json_get_int64(result_json_get(result_json_get(res, "promise"), "censored"), "periods", 0);
 	for (size_t i = 0; json_object_is_type(checks, json_type_array) && i < json_object_array_length(checks); i++)
 		if (!add_check(s, sc, case_name, json_object_array_get_idx(checks, i)))
 			return false;

@@ -49,6 +49,8 @@ struct soak_check {
 struct soak_scenario {
 	char name[64];
 	int results, passed, failed, unjudged, errors, skipped;
+	/* Whole periods its promise was judged over on the kernel's grid, and those left out (promise.censored). */
+	int periods, censored_periods;
 	struct soak_counts c;
 	struct soak_margins m;
 	char worst_check[360];	/* case and check of the worst margin */

@@ -61,6 +61,15 @@ static int flagged_count(const struct soak *s)
 	return n;
 }
 
+static int periods_total(const struct soak *s, bool censored)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->scenario_count; i++)
+		n += censored ? s->scenarios[i].censored_periods : s->scenarios[i].periods;
+	return n;
+}
+
 json_object *soak_to_json(const struct soak *s)
 {
 	json_object *root = json_object_new_object(), *t = json_object_new_object();
@@ -79,6 +88,8 @@ json_object *soak_to_json(const struct soak *s)
 	json_add_double(root, "near_margin", SOAK_NEAR_MARGIN);
 	put_counts(t, &all);
 	json_add_int(t, "flagged_checks", flagged_count(s));
+	json_add_int(t, "periods_judged", periods_total(s, false));
+	json_add_int(t, "periods_censored", periods_total(s, true));
 	json_object_object_add(root, "totals", t);
 	for (int i = 0; i < s->scenario_count; i++) {
 		const struct soak_scenario *sc = &s->scenarios[i];
@@ -91,6 +102,8 @@ json_object *soak_to_json(const struct soak *s)
 		json_add_int(o, "unjudged", sc->unjudged);
 		json_add_int(o, "errors", sc->errors);
 		json_add_int(o, "skipped", sc->skipped);
+		json_add_int(o, "periods_judged", sc->periods);
+		json_add_int(o, "periods_censored", sc->censored_periods);
 		json_object *c = json_object_new_object();
 
 		put_counts(c, &sc->c);
@@ -152,6 +165,8 @@ void soak_print(FILE *out, const struct soak *s)
 		     "(condition false); %d flagged\n",
 		all.judged, all.failed, all.failed == 1 ? "" : "s", all.unjudged, all.not_measured, all.not_applicable,
 		flagged);
+	fprintf(out, "periods: %d judged on the promise's grid, %d left out (censored: the trace saw the machine "
+		     "hold the tick back in them)\n", periods_total(s, false), periods_total(s, true));
 	fprintf(out, "margin: how far a judged value stayed from its bound, as a fraction of the tolerance\n"
 		     "(1 at the expected value, 0 at the bound, below 0 failed); p1 is the 1st percentile\n"
 		     "(the worst below 100 values); tol 0: judged with tolerance 0 (a setting read, a\n"

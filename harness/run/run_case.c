@@ -907,6 +907,11 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 		json_object_put(metrics[i]);
 	if (promised)
 		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
+	/* Which periods the checks judged, and which the trace's witness left out. */
+	if (promised && promise.censored && !retry_wanted(may_retry, hollow, verdict))
+		ktap_diag("%s: %d whole period%s judged, %d left out: the trace saw the machine hold the tick back "
+			  "%.1f ms in the first (from %.0f ms)", name, promise.periods, promise.periods == 1 ? "" : "s",
+			  promise.censored, promise.censored_at[0].late_us / 1e3, promise.censored_at[0].from_ns / 1e6);
 	promise_release(&promise);
 	if (retry_wanted(may_retry, hollow, verdict)) {
 		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor: measuring the "

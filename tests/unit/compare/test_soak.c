@@ -24,6 +24,7 @@ static const char *suite_json(char *buf, size_t len, const char *verdict, double
 		 "    \"expected\": 950000, \"tolerance\": 0, \"kind\": \"approx\", \"verdict\": \"pass\"}]}],"
 		 " \"results\": ["
 		 "  {\"scenario\": \"fifo-hog-share\", \"policy\": {\"name\": \"default\"}, \"verdict\": \"%s\","
+		 "   \"promise\": {\"periods\": 2, \"censored\": {\"periods\": 1}},"
 		 "   \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"metrics\": {}}, {\"name\": \"victim\", \"role\": \"victim\", \"metrics\": {}}],"
 		 "   \"checks\": ["
 		 "    {\"task\": \"hog\", \"metric\": \"cpu_share_periods\", \"unit\": \"ratio\", \"measured\": %g,"
@@ -141,6 +142,8 @@ TEST(soak_gathers_suites_per_check_and_scenario)
 	CHECK(fhs && strstr(fhs->worst_check, "hog.cpu_share_periods"), "worst check named: %s",
 	      fhs ? fhs->worst_check : "");
 	CHECK(burst && burst->results == 3 && burst->skipped == 3 && burst->c.windows == 0, "burst skipped 3 times");
+	CHECK(fhs && fhs->periods == 6 && fhs->censored_periods == 3, "periods judged %d, censored %d",
+	      fhs ? fhs->periods : -1, fhs ? fhs->censored_periods : -1);
 
 	{
 		json_object *doc = soak_to_json(&s), *totals, *v, *flagged;
