@@ -518,7 +518,16 @@ Q(tick_coarse)
 	return true;
 }
 
-Q(cfs_wait_bound_us) { *v = throttle_wait_bound_us(LIM->interval_us, LIM->gap_us, JC->model->tick_us); return true; }
+/*
+ * A throttle found at a tick, or a replenishment the trace saw fire late, that outlasts the
+ * slot costs CFS that period's slot: RT runs on into the next period unthrottled (at
+ * 95000/100000 a firing 7.6 ms late after a fair-server slot leaves CFS 250 ms without one).
+ */
+Q(cfs_wait_bound_us)
+{
+	*v = throttle_wait_bound_us(LIM->interval_us, LIM->gap_us, fmax(JC->model->tick_us, timer_late_in_window_us(JC)));
+	return true;
+}
 
 /* The check's task's cgroup: its rt budget as a share of its period, or in us. */
 static bool cgroup_budget(const struct quantity_ctx *qc, bool as_share, double *v)
@@ -589,7 +598,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(fs_periods_in_window, "count", "the window in fair-server periods (its promise is measured over two)"),
 	QUANTITY(fs_interleaves, "flag", "1 when the fair server may cut in between RT throttling's slots: counts, intervals and medians then follow how the phases meet"),
 	QUANTITY(tick_coarse, "flag", "1 when the slot or the RT run is under four ticks: gaps and counts follow the tick's phase"),
-	QUANTITY(cfs_wait_bound_us, "us", "the longest CFS wait RT throttling allows: two RT runs back to back, plus a period per slot a tick outlasts"),
+	QUANTITY(cfs_wait_bound_us, "us", "the longest CFS wait RT throttling allows: two RT runs back to back, plus a period per slot a tick (or a late firing the trace saw: timer_late_us) outlasts"),
 	QUANTITY(few_intervals, "flag", "1 when fewer than two throttles can end inside the window"),
 	QUANTITY(others_us, "us", "CPU time other tasks took on the measured CPU in the window (cpuacct at both edges less the window's tasks'; else the noise floor's wall loss)"),
 	QUANTITY(others_unmeasured_us, "us", "0 where cpuacct measured others_us; else others_us (the noise floor's wall loss, at most what other tasks took: an expectation centred on half of it, with half of it in the tolerance, spans both ends)"),

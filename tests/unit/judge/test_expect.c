@@ -2016,3 +2016,28 @@ TEST(judge_hog_share_does_not_allow_for_other_cfs_tasks_the_trace_told_apart)
 	CHECK(told[1] > 0 && fabs(told[1] - untold[1]) < 1e-9, "victim: %.4f and %.4f", told[1], untold[1]);
 	hog_case_unload();
 }
+
+/*
+ * A replenishment the trace saw fire later than the slot is long costs CFS that period's slot:
+ * the longest wait RT throttling allows grows by a period, as for a tick longer than the slot.
+ */
+TEST(judge_a_late_firing_longer_than_the_slot_adds_a_period_to_the_wait_bound)
+{
+	double on_time = -1, late = -1, short_late = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	CHECK(judge_quantity(&hc.jc, "cfs_wait_bound_us", &on_time), "bound");
+	hc.jc.trace = parse("{\"status\": \"recorded\", \"rt_timer\": {\"late_max_us\": 60000}}");
+	CHECK(judge_quantity(&hc.jc, "cfs_wait_bound_us", &late), "bound");
+	json_object_put(hc.jc.trace);
+	hc.jc.trace = parse("{\"status\": \"recorded\", \"rt_timer\": {\"late_max_us\": 20000}}");
+	CHECK(judge_quantity(&hc.jc, "cfs_wait_bound_us", &short_late), "bound");
+	json_object_put(hc.jc.trace);
+	hc.jc.trace = NULL;
+	/* 950000/1000000: a 50 ms slot. 60 ms late outlasts it, 20 ms does not. */
+	CHECK(fabs(late - on_time - 1000000) < 1e-6, "60 ms late: %.0f, on time %.0f", late, on_time);
+	CHECK(fabs(short_late - on_time) < 1e-6, "20 ms late: %.0f, on time %.0f", short_late, on_time);
+	hog_case_unload();
+}
