@@ -76,6 +76,8 @@ struct grid_eval {
 	/* Where other CFS tasks and kernel threads ran, placed by the trace: they share CFS's rest. */
 	const struct others_span *others;
 	int others_count;
+	/* Over the whole periods judged: their length, RT's and the CFS task's own CPU time. */
+	double whole_us, whole_rt_us, whole_cfs_us;
 };
 
 /*
@@ -112,6 +114,9 @@ static void eval_period(const struct cpu_timeline *rt, const struct cpu_timeline
 	e->rt_excess_us = fmax(e->rt_excess_us, *run - shift_us);
 	if (!whole)
 		return;
+	e->whole_us += (double)(to - from) / 1000.0;
+	e->whole_rt_us += used;
+	e->whole_cfs_us += cfs ? cpu_timeline_between(cfs, from, to) / 1000.0 : 0;
 	if (used > e->rt_max_us || !e->periods) {
 		e->rt_max_us = used;
 		e->worst_at_ns = (double)from;
@@ -414,6 +419,9 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 			p->censored = e.censored;
 			memcpy(p->censored_at, e.censored_at, sizeof(p->censored_at));
 			p->kernel_grid = true;
+			p->whole_us = e.whole_us;
+			p->whole_rt_us = e.whole_rt_us;
+			p->whole_cfs_us = e.whole_cfs_us;
 			p->phase_us = b.at[0] / 1000.0;
 			p->boundary_run_us = rt ? boundary_run_us(rt, &b, t->tick_us) : 0;
 		} else {
@@ -475,6 +483,16 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		if (p->periods)
 			json_add_double(rt_metrics, "rt_period_top_us", p->rt_period_top_us);
 		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
+		/*
+		 * The share over whole periods, on the kernel's grid: the periods the kernel refilled
+		 * RT in, not the span between throttle ends, which a fair server's slot (on its own,
+		 * longer period) moves off the period boundaries.
+		 */
+		if (p->kernel_grid && p->periods >= 2 && p->whole_us > 0) {
+			json_add_double(rt_metrics, "cpu_share_periods", p->whole_rt_us / p->whole_us);
+			json_add_double(rt_metrics, "periods_span_s", p->whole_us / 1e6);
+			json_add_str(rt_metrics, "cpu_share_periods_from", "the kernel's period grid");
+		}
 		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
 		json_add_int(rt_metrics, "grid_searched", !p->kernel_grid);
@@ -495,6 +513,11 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
 		if (p->cfs_sample_us > 0)
 			json_add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
+	}
+	if (p->cfs_measured && cfs_metrics && p->kernel_grid && p->periods >= 2 && p->whole_us > 0) {
+		json_add_double(cfs_metrics, "cpu_share_periods", p->whole_cfs_us / p->whole_us);
+		json_add_double(cfs_metrics, "periods_span_s", p->whole_us / 1e6);
+		json_add_str(cfs_metrics, "cpu_share_periods_from", "the kernel's period grid");
 	}
 	/* How many whole periods the CFS task's rest was judged over (0: none on the kernel's grid). */
 	if (t->rt_limit && t->cfs_rest && cfs_metrics && p->cfs_timeline)
