@@ -30,7 +30,7 @@ class PrivateApt:
 
     def write(self):
         """The configuration files and folders (rewritten every time: they are ours alone)."""
-        for d in ("lists/partial", "cache/archives/partial", "packages"):
+        for d in ("lists/partial", "cache/archives/partial", "packages", "preferences.d"):
             os.makedirs(os.path.join(self.root, d), exist_ok=True)
         sources = os.path.join(self.root, "sources.list")
         with open(sources + ".tmp", "w") as f:
@@ -40,7 +40,9 @@ class PrivateApt:
         settings = {
             "Dir::Etc::sourcelist": sources,
             "Dir::Etc::sourceparts": "-",
-            "Dir::Etc::preferencesparts": "-",
+            # Empty preference folders of our own: the host's pinning is for the host's suites.
+            "Dir::Etc::preferences": os.path.join(self.root, "preferences"),
+            "Dir::Etc::preferencesparts": os.path.join(self.root, "preferences.d"),
             "Dir::State::Lists": os.path.join(self.root, "lists"),
             "Dir::Cache": os.path.join(self.root, "cache"),
             "Dir::State::status": "/dev/null",
