@@ -4,8 +4,9 @@
  * HZ=250): no RT throttling, the fair server the only limit on FIFO (fair-server-only at every
  * runtime), the sched_ext server read from debugfs and admitted only where the kernel admits it
  * (7.0 and 7.1 always, 7.2+ with a BPF scheduler loaded; the floor: tests/unit/run/
- * test_dl_floor_ext_server.c).
+ * test_dl_floor_ext_server.c), and 7.2's default RT runtime of 1000000 (kernel-defaults).
  */
+#include "kernel_defaults.h"
 #include "kernel_model.h"
 #include "unit.h"
 #include "unit_fixtures.h"
@@ -74,4 +75,50 @@ TEST(kernel_model_ext_server_by_version)
 	k.ext_server_runtime_ns = 0;
 	kernel_model_predict(&k, &m);
 	CHECK(m.ext_server && !m.ext_server_reserved, "ext runtime 0 reserved");
+}
+
+TEST(kernel_defaults_rt_runtime_one_from_7_2)
+{
+	struct kernel_facts k = make_kernel_facts_debian_7_2(), old = make_kernel_facts(7, 1, 0, 250);
+	struct kernel_model m;
+	struct kernel_readings r;
+	struct check checks[KSET_COUNT + 1];
+	struct defaults_behaviour b = { .probe_why = "not run", .other_cpu = true };
+	char why[320];
+	const char *verdict;
+	int n;
+
+	CHECK(kernel_default_for(KSET_SYSCTL_RUNTIME, &k)->value == 1000000, "7.2: %lld",
+	      (long long)kernel_default_for(KSET_SYSCTL_RUNTIME, &k)->value);
+	CHECK(kernel_default_for(KSET_CGROUP_RUNTIME, &k)->value == 1000000, "7.2 cgroup");
+	CHECK(kernel_default_for(KSET_SYSCTL_RUNTIME, &old)->value == 950000, "7.1: %lld",
+	      (long long)kernel_default_for(KSET_SYSCTL_RUNTIME, &old)->value);
+	CHECK(kernel_default_for(KSET_SYSCTL_PERIOD, &k)->value == 1000000, "7.2 period");
+	CHECK(kernel_default_for(KSET_SYSCTL_RUNTIME, NULL) == kernel_default_row(KSET_SYSCTL_RUNTIME), "NULL kernel");
+
+	/* What Debian's 7.2 guest read before the run: 1000000/1000000, fair server 50 ms / 1 s. */
+	memset(&r, 0, sizeof(r));
+	for (int s = 0; s < KSET_COUNT; s++) {
+		r.s[s].read = true;
+		r.s[s].value = kernel_default_for((enum kernel_setting)s, &k)->value;
+		r.s[s].cpu = -1;
+	}
+	r.s[KSET_SYSCTL_RUNTIME].value = 1000000;
+	kernel_model_predict(&k, &m);
+	n = kernel_defaults_judge(&k, &m, &r, NULL, &b, checks);
+	verdict = kernel_checks_verdict(checks, n, why, sizeof(why));
+	for (int i = 0; i < n; i++)
+		if (!strcmp(checks[i].metric, "sched_rt_runtime_us"))
+			CHECK(checks[i].passed && checks[i].expected == 1000000 && strstr(checks[i].rule, "7.2"),
+			      "7.2 sched_rt_runtime_us: passed %d expected %g (%s)", checks[i].passed, checks[i].expected,
+			      checks[i].rule);
+	CHECK(strcmp(verdict, "fail"), "7.2 at its own defaults: %s (%s)", verdict, why);
+	/* 950000 on 7.2 is a change from the default, as 1000000 is on 7.1. */
+	r.s[KSET_SYSCTL_RUNTIME].value = 950000;
+	n = kernel_defaults_judge(&k, &m, &r, NULL, &b, checks);
+	CHECK(!strcmp(kernel_checks_verdict(checks, n, why, sizeof(why)), "fail"), "7.2 at 950000 passed");
+	r.s[KSET_SYSCTL_RUNTIME].value = 1000000;
+	kernel_model_predict(&old, &m);
+	n = kernel_defaults_judge(&old, &m, &r, NULL, &b, checks);
+	CHECK(!strcmp(kernel_checks_verdict(checks, n, why, sizeof(why)), "fail"), "7.1 at 1000000 passed");
 }
