@@ -108,6 +108,12 @@ def parse_list_line(words):
     return k
 
 
+def usage_error(message):
+    """Bad usage (a list line, a label, a list file): the message on stderr, exit status 2."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def read_list(path, only):
     kernels = []
     try:
@@ -118,17 +124,17 @@ def read_list(path, only):
                     continue
                 k = parse_list_line(words)
                 if k is None:
-                    raise SystemExit(f"matrix: {path}:{n}: want 'label series flavour [suite:NAME]' (NAME: "
+                    usage_error(f"matrix: {path}:{n}: want 'label series flavour [suite:NAME]' (NAME: "
                                      f"{', '.join(archive.SUITES)}) or 'label series source:CONFIG [PATCH...]', "
                                      f"got {line.strip()!r}")
                 kernels.append(k)
     except OSError as exc:
-        raise SystemExit(f"matrix: {path}: {exc.strerror}")
+        usage_error(f"matrix: {path}: {exc.strerror}")
     if only:
         wanted = only.split(",")
         unknown = [w for w in wanted if w not in {k["label"] for k in kernels}]
         if unknown:
-            raise SystemExit(f"matrix: --kernels: {', '.join(unknown)} not in {path} "
+            usage_error(f"matrix: --kernels: {', '.join(unknown)} not in {path} "
                              f"(labels: {', '.join(k['label'] for k in kernels)})")
         kernels = [k for k in kernels if k["label"] in wanted]
     return kernels

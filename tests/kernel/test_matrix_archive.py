@@ -52,6 +52,23 @@ def test_list_names_suites_and_rejects_unknown_ones():
     assert matrix.parse_list_line(["x", "7.2", "amd64", "other"]) is None
 
 
+def test_unknown_label_or_suite_is_bad_usage():
+    """An unknown --kernels label or a list line naming a suite the private apt does not carry:
+    exit 2 naming it, before anything is fetched or booted."""
+    script = os.path.join(MATRIX_DIR, "matrix.py")
+    proc = subprocess.run(["/usr/bin/python3", script, "--kernels", "7.2,7.9-nope", "--no-lock"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "7.9-nope" in proc.stderr and "7.2, 7.2-rt" in proc.stderr, \
+        (proc.returncode, proc.stderr)
+    with tempfile.NamedTemporaryFile("w", suffix=".list") as bad:
+        bad.write("7.2 7.2 amd64 suite:trixie-backports\n")
+        bad.flush()
+        proc = subprocess.run(["/usr/bin/python3", script, "--list", bad.name, "--no-lock"],
+                              capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "suite:NAME" in proc.stderr and "trixie-backports" in proc.stderr, \
+        (proc.returncode, proc.stderr)
+
+
 def test_image_names_of_7x_and_6x():
     _, guest, _ = _modules()
     cases = [("7.2", "amd64", "linux-image-7.2.13+deb14-amd64", True),
