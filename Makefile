@@ -238,7 +238,8 @@ clean-static:
 	rm -rf $(STATIC_BUILD)
 
 # The kernel matrix: boots each kernel of ci/kernels.list (Debian packages, fetched with apt-get
-# and cached in /var/cache/rtthrottle-matrix) under QEMU, runs the quick suite inside and writes
+# and cached in /var/cache/rtthrottle-matrix; 7.x from sid and experimental through a private apt
+# configuration in /var/cache/rtthrottle-kernels/archive) under QEMU, runs the quick suite inside and writes
 # results/matrix/<UTC time>/ with one results file per kernel, table.txt and matrix.png. Takes
 # /tmp/rtt-machine.lock for each guest. MATRIX_ARGS go to ci/matrix/matrix.py (see its --help),
 # e.g. MATRIX_ARGS="--kernels 6.1,6.12 -- --suite debate".

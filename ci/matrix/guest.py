@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Getting a Debian kernel and booting it under QEMU with rtthrottle in a busybox initramfs.
 
-fetch() resolves a kernel series and flavour to the newest linux-image package apt knows,
-downloads it once into the cache and extracts its vmlinuz and config. boot() runs one guest
+resolve() finds the newest linux-image package of a kernel series and flavour that apt knows (the
+host's apt, or archive.PrivateApt's for suites the host does not carry); fetch() downloads it
+once into the cache (from 7.x the linux-binary- and linux-base- packages the image depends on)
+and extracts its vmlinuz and config. boot() runs one guest
 with a deadline and reads the framed files the guest init sends back over the serial console.
 Stdlib only (Debian /usr/bin/python3).
 """
@@ -59,13 +61,25 @@ def abi_key(abi):
     return tuple(int(n) for n in re.findall(r"\d+", abi))
 
 
-def resolve(series, flavour):
+def apt_run(args, apt, cwd=None, timeout=600):
+    """apt-get/apt-cache through the host's configuration, or apt (archive.PrivateApt)'s."""
+    if apt is not None:
+        return apt.run(args, cwd=cwd, timeout=timeout)
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def image_pattern(series, flavour):
+    """linux-image-<abi> of series and flavour: 6.1.0-57-amd64, 6.12.118+deb12-rt-amd64,
+    7.2.13+deb14-amd64, 7.3-amd64 (a release candidate: no patch level), optionally -unsigned;
+    never -dbg, meta-packages or other flavours."""
+    return re.compile(rf"^linux-image-({re.escape(series)}(?:\.\d+)?(?:-\d+)?(?:\+deb\d+)?)-"
+                      rf"{re.escape(flavour)}(-unsigned)?$")
+
+
+def resolve(series, flavour, apt=None):
     """The newest linux-image package of series (e.g. 6.1) and flavour (e.g. rt-amd64)."""
-    out = subprocess.run(["apt-cache", "search", "--names-only", f"^linux-image-{re.escape(series)}\\."],
-                         capture_output=True, text=True, timeout=60)
-    # 6.1.0-57-amd64, 6.12.118+deb12-rt-amd64, optionally -unsigned; never -dbg or meta-packages.
-    pattern = re.compile(rf"^linux-image-({re.escape(series)}\.\d+(?:-\d+)?(?:\+deb\d+)?)-"
-                         rf"{re.escape(flavour)}(-unsigned)?$")
+    out = apt_run(["apt-cache", "search", "--names-only", f"^linux-image-{re.escape(series)}[.-]"], apt, timeout=60)
+    pattern = image_pattern(series, flavour)
     found = []
     for line in out.stdout.splitlines():
         m = pattern.match(line.split(" - ")[0].strip())
@@ -73,42 +87,89 @@ def resolve(series, flavour):
             # Newest ABI first; for one ABI the unsigned image (the newest may exist only so).
             found.append((abi_key(m.group(1)), m.group(2) is not None, m.group(0)))
     if not found:
-        raise MatrixError(f"no linux-image package for {series} {flavour} "
+        where = f" in {', '.join(apt.suites)}" if apt is not None else ""
+        raise MatrixError(f"no linux-image package for {series} {flavour}{where} "
                           f"(apt-cache search found none; apt-get update?)")
     return max(found)[2]
 
 
-def fetch(package, cache):
-    """Downloads package into cache (once) and extracts its kernel; returns (vmlinuz, config)."""
+def split_packages(package, apt=None):
+    """From 7.x linux-image-<abi> is an empty meta package: the kernel is in linux-binary-<abi>
+    (usr/lib/modules/<abi>/vmlinuz), its config in linux-base-<abi> (usr/lib/modules/<abi>/config)
+    and the modules in linux-modules-<abi>. The packages holding vmlinuz and config, read from the
+    image's Depends: [package] before the split."""
+    show = apt_run(["apt-cache", "show", "--no-all-versions", package], apt, timeout=60)
+    depends = ""
+    for line in show.stdout.splitlines():
+        if line.startswith("Depends:"):
+            depends = line[len("Depends:"):]
+    names = [d.split()[0] for d in depends.split(",") if d.strip()]
+    wanted = [n for n in names if n.startswith(("linux-binary-", "linux-base-"))]
+    return sorted(wanted) if len(wanted) == 2 else [package]
+
+
+def cached_deb(cache, package):
+    debs = sorted(f for f in os.listdir(cache) if f.startswith(package + "_") and f.endswith(".deb"))
+    return os.path.join(cache, debs[-1]) if debs else None
+
+
+def download(package, cache, apt=None):
+    """package's .deb in cache, downloaded once."""
+    deb = cached_deb(cache, package)
+    if deb:
+        return deb
+    log(f"downloading {package} into {cache}")
+    # Root cannot hand the folder to apt's sandbox user; the download is an ordinary apt fetch.
+    proc = apt_run(["apt-get", "-q", "-o", "APT::Sandbox::User=root", "download", package], apt, cwd=cache)
+    deb = cached_deb(cache, package)
+    if proc.returncode != 0 or not deb:
+        raise MatrixError(f"apt-get download {package} failed: {proc.stderr.strip()[-300:]}")
+    return deb
+
+
+def extract(debs, where):
+    """vmlinuz and config from debs into where/boot/vmlinuz-<abi>, config-<abi> (the names the
+    guest's /boot and rtthrottle expect), from ./boot (before 7.x) or ./usr/lib/modules/<abi>."""
+    tmp = where + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "boot"))
+    for deb in debs:
+        tar = subprocess.run(f"dpkg-deb --fsys-tarfile '{deb}' | tar -x -C '{tmp}' --wildcards --no-anchored "
+                             "'boot/vmlinuz-*' 'boot/config-*' 'usr/lib/modules/*/vmlinuz' 'usr/lib/modules/*/config'",
+                             shell=True, capture_output=True, text=True, timeout=300)
+        # tar exits 2 when a pattern matched nothing in this package (the other one has it):
+        # whether vmlinuz came out is checked below.
+        if tar.returncode not in (0, 2):
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise MatrixError(f"{deb}: extracting the kernel failed: {tar.stderr.strip()[-300:]}")
+    modules = os.path.join(tmp, "usr", "lib", "modules")
+    for abi in (os.listdir(modules) if os.path.isdir(modules) else []):
+        for name in ("vmlinuz", "config"):
+            if os.path.exists(os.path.join(modules, abi, name)):
+                os.replace(os.path.join(modules, abi, name), os.path.join(tmp, "boot", f"{name}-{abi}"))
+    shutil.rmtree(os.path.join(tmp, "usr"), ignore_errors=True)
+    if not any(n.startswith("vmlinuz-") for n in os.listdir(os.path.join(tmp, "boot"))):
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise MatrixError(f"{', '.join(os.path.basename(d) for d in debs)}: no boot/vmlinuz-* and no "
+                          "usr/lib/modules/<abi>/vmlinuz")
+    os.rename(tmp, where)
+
+
+def fetch(package, cache, apt=None):
+    """Downloads package (from 7.x: linux-binary- and linux-base-<abi>, which the meta package
+    linux-image-<abi> depends on) into cache (once) and extracts its kernel; returns
+    (vmlinuz, config)."""
     os.makedirs(cache, exist_ok=True)
-    debs = [f for f in os.listdir(cache) if f.startswith(package + "_") and f.endswith(".deb")]
-    if not debs:
-        log(f"downloading {package} into {cache}")
-        # Root cannot hand the folder to apt's sandbox user; the download is an ordinary apt fetch.
-        proc = subprocess.run(["apt-get", "-q", "-o", "APT::Sandbox::User=root", "download", package],
-                              cwd=cache, capture_output=True, text=True, timeout=600)
-        debs = [f for f in os.listdir(cache) if f.startswith(package + "_") and f.endswith(".deb")]
-        if proc.returncode != 0 or not debs:
-            raise MatrixError(f"apt-get download {package} failed: {proc.stderr.strip()[-300:]}")
-    deb = os.path.join(cache, sorted(debs)[-1])
     where = os.path.join(cache, package)
     boot = os.path.join(where, "boot")
     if not os.path.isdir(boot):
-        tmp = where + ".tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        os.makedirs(tmp)
-        tar = subprocess.run(f"dpkg-deb --fsys-tarfile '{deb}' | tar -x -C '{tmp}' --wildcards "
-                             "'./boot/vmlinuz-*' './boot/config-*'", shell=True, capture_output=True,
-                             text=True, timeout=300)
-        if tar.returncode != 0:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise MatrixError(f"{deb}: extracting the kernel failed: {tar.stderr.strip()[-300:]}")
-        os.rename(tmp, where)
+        parts = [package] if cached_deb(cache, package) else split_packages(package, apt)
+        extract([download(p, cache, apt) for p in parts], where)
     names = os.listdir(boot)
     vmlinuz = [n for n in names if n.startswith("vmlinuz-")]
     config = [n for n in names if n.startswith("config-")]
     if not vmlinuz:
-        raise MatrixError(f"{deb} holds no boot/vmlinuz-*")
+        raise MatrixError(f"{where} holds no boot/vmlinuz-*")
     return os.path.join(boot, vmlinuz[0]), os.path.join(boot, config[0]) if config else None
 
 

@@ -3,7 +3,10 @@
 """`make matrix`: rtthrottle on several Debian kernels, side by side.
 
 For each kernel of the list (ci/kernels.list: label, series, flavour) it fetches the newest
-matching linux-image package with apt-get (cached in --cache), or, for a kernel named
+matching linux-image package with apt-get (cached in --cache; for `label series flavour
+suite:NAME`, from Debian's sid or experimental through a private apt configuration in
+--archive-dir, the host's apt untouched; from 7.x the image's linux-binary- and linux-base-
+packages), or, for a kernel named
 `label series source:CONFIG [PATCH...]`, builds Debian's linux-source-<series> with the config
 fragments ci/kconfig/base.config + CONFIG.config and the patches (cached in --kernel-cache by
 source version, fragment and patch hashes), boots it under QEMU with a
@@ -12,8 +15,9 @@ results back over the serial console (framed, sha256-checked). Writes into --out
 <label>.json (the guest's results file), <label>.console.log, matrix.json (per kernel: package,
 status, guest facts, figures, failed checks), table.txt and matrix.png.
 
-A boot failure, a timeout or a missing or corrupt results file is reported for its kernel and
-the next kernel boots. Exit status: 0 every kernel ran and passed every check, 1 otherwise,
+A kernel that cannot be fetched (no network, no such package) is skipped with why; a boot
+failure, a timeout or a missing or corrupt results file is reported for its kernel and the next
+kernel boots. Exit status: 0 every kernel not skipped ran and passed every check, 1 otherwise,
 2 bad usage. Guests run one at a time under flock /tmp/rtt-machine.lock (--no-lock when the
 caller holds it). Progress on stderr.
 """
@@ -26,6 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import archive  # noqa: E402
 import guest  # noqa: E402
 import kbuild  # noqa: E402
 import summary  # noqa: E402
@@ -74,6 +79,9 @@ def parse_args(argv):
                    "ci/kernels-source.list names kernels built from Debian's linux-source)")
     p.add_argument("--kernels", help="comma-separated labels of the list to run (default: all)")
     p.add_argument("--cache", default=DEFAULT_CACHE, help=f"package cache (default {DEFAULT_CACHE})")
+    p.add_argument("--archive-dir", default=archive.DEFAULT_ROOT,
+                   help="private apt configuration, lists and packages for the kernels of suite:NAME "
+                        f"({', '.join(archive.SUITES)}; default {archive.DEFAULT_ROOT})")
     add_guest_options(p, os.path.join(guest.ROOT, "results", "matrix"))
     args = p.parse_args(argv)
     check_guest_options(p, args)
@@ -81,17 +89,29 @@ def parse_args(argv):
 
 
 def parse_list_line(words):
-    """A kernel of the list: 'label series flavour' (a Debian package) or 'label series
-    source:CONFIG [PATCH...]' (built from linux-source-<series> with ci/kconfig/CONFIG.config)."""
-    if len(words) < 3 or (len(words) > 3 and not words[2].startswith("source:")):
+    """A kernel of the list: 'label series flavour' (a Debian package the host's apt knows),
+    'label series flavour suite:NAME' (one of Debian's NAME, through the private apt) or 'label
+    series source:CONFIG [PATCH...]' (built from linux-source-<series> with ci/kconfig/CONFIG.config)."""
+    if len(words) < 3 or (len(words) > 3 and not words[2].startswith("source:") and
+                          (len(words) > 4 or not words[3].startswith("suite:"))):
         return None
     k = dict(zip(("label", "series", "flavour"), words[:3]))
+    if len(words) == 4 and words[3].startswith("suite:"):
+        k["suite"] = words[3][len("suite:"):]
+        if k["suite"] not in archive.SUITES:
+            return None
     if words[2].startswith("source:"):
         k["config"] = words[2][len("source:"):]
         k["patches"] = [p if os.path.isabs(p) else os.path.join(guest.ROOT, p) for p in words[3:]]
         if not k["config"]:
             return None
     return k
+
+
+def usage_error(message):
+    """Bad usage (a list line, a label, a list file): the message on stderr, exit status 2."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
 
 
 def read_list(path, only):
@@ -104,16 +124,17 @@ def read_list(path, only):
                     continue
                 k = parse_list_line(words)
                 if k is None:
-                    raise SystemExit(f"matrix: {path}:{n}: want 'label series flavour' or 'label series "
-                                     f"source:CONFIG [PATCH...]', got {line.strip()!r}")
+                    usage_error(f"matrix: {path}:{n}: want 'label series flavour [suite:NAME]' (NAME: "
+                                     f"{', '.join(archive.SUITES)}) or 'label series source:CONFIG [PATCH...]', "
+                                     f"got {line.strip()!r}")
                 kernels.append(k)
     except OSError as exc:
-        raise SystemExit(f"matrix: {path}: {exc.strerror}")
+        usage_error(f"matrix: {path}: {exc.strerror}")
     if only:
         wanted = only.split(",")
         unknown = [w for w in wanted if w not in {k["label"] for k in kernels}]
         if unknown:
-            raise SystemExit(f"matrix: --kernels: {', '.join(unknown)} not in {path} "
+            usage_error(f"matrix: --kernels: {', '.join(unknown)} not in {path} "
                              f"(labels: {', '.join(k['label'] for k in kernels)})")
         kernels = [k for k in kernels if k["label"] in wanted]
     return kernels
@@ -137,19 +158,29 @@ def kernel_image(k, args, entry):
         entry["build"] = {key: built[key] for key in ("key", "config", "fragments", "patches", "release", "cached",
                                                         "build_s")}
         return built["vmlinuz"], built["config_path"]
-    entry["package"] = guest.resolve(k["series"], k["flavour"])
-    return guest.fetch(entry["package"], args.cache)
+    if "suite" not in k:
+        entry["package"] = guest.resolve(k["series"], k["flavour"])
+        return guest.fetch(entry["package"], args.cache)
+    if getattr(args, "apt", None) is None:
+        args.apt = archive.PrivateApt(args.archive_dir)
+    apt = archive.for_suite(args.apt, k["suite"])
+    entry["package"] = guest.resolve(k["series"], k["flavour"], apt)
+    return guest.fetch(entry["package"], apt.packages, apt)
 
 
 def run_kernel(k, args, run_dir, base):
     """Fetches (or builds), boots and collects one kernel; returns its entry of matrix.json."""
     entry = {"label": k["label"], "series": k["series"], "flavour": k["flavour"], "accel": args.accel}
+    if "suite" in k:
+        entry["suite"] = k["suite"]
     try:
         vmlinuz, config = kernel_image(k, args, entry)
         entry["vmlinuz"] = os.path.basename(vmlinuz)
         initrd = guest.kernel_initramfs(os.path.join(run_dir, "work"), base, config, k["label"])
     except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
-        entry.update(status="build-failure" if "config" in k else "fetch-failure", reason=str(exc))
+        # A kernel that cannot be fetched (no network, no such package) is skipped with why.
+        entry.update(status="build-failure" if "config" in k else "skipped",
+                     reason=str(exc) if "config" in k else f"not fetched: {exc}")
         return entry
     return boot_kernel(k["label"], vmlinuz, initrd, args, run_dir, entry)
 
@@ -231,7 +262,7 @@ def main(argv):
     plot = summary.plot(entries, os.path.join(run_dir, "matrix.png"), run)
     subprocess.run(["rm", "-rf", os.path.join(run_dir, "work")], check=False)
     guest.log(f"wrote {run_dir}/matrix.json, table.txt" + (", matrix.png" if plot else ""))
-    ok = all(e["status"] == "ok" and not e.get("failed_checks") for e in entries)
+    ok = all(e["status"] in ("ok", "skipped") and not e.get("failed_checks") for e in entries)
     return 0 if ok else 1
 
 

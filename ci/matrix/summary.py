@@ -63,6 +63,7 @@ def figures(doc):
     verdicts = [r.get("verdict") for r in results]
     out = {
         "release": ((doc.get("system") or {}).get("kernel") or {}).get("release"),
+        "ext_server": ext_server(doc),
         "predicted": (model.get("predicted") or {}).get("basis"),
         "agrees": model.get("agrees"),
         "hog_alone_share": observed.get("hog_alone_share"),
@@ -88,6 +89,17 @@ def figures(doc):
             "admin_recovery_ms": admin.get(p),
         }
     return out
+
+
+def ext_server(doc):
+    """The sched_ext server (7.0+) as the guest read it: "50/1000ms", "+adm" where deadline
+    admission counts it; "unread" where the model expects one debugfs did not show; "none"."""
+    kernel = (doc.get("system") or {}).get("kernel") or {}
+    predicted = (doc.get("kernel_model") or {}).get("predicted") or {}
+    runtime, period = kernel.get("ext_server_runtime_ns"), kernel.get("ext_server_period_ns")
+    if kernel.get("ext_server_readable") and runtime is not None and period:
+        return f"{runtime // 1000000}/{period // 1000000}ms" + ("+adm" if predicted.get("ext_server_reserved") else "")
+    return "unread" if predicted.get("ext_server") else "none"
 
 
 def failed_checks(doc):
@@ -117,6 +129,7 @@ COLUMNS = (  # heading, width, how to get it from (entry, figures)
     ("release", 24, lambda e, f: f.get("release") or (e.get("guest") or {}).get("release") or "-"),
     ("status", 12, lambda e, f: e["status"]),
     ("fair srv", 9, lambda e, f: fair_server(e)),
+    ("ext srv", 9, lambda e, f: f.get("ext_server") or "-"),
     ("hog alone", 9, lambda e, f: fmt(f.get("hog_alone_share"), ".4f")),
 )
 PER_POLICY = (
@@ -150,7 +163,8 @@ def table(entries):
             right = [str(get(f.get(p) or {})).rjust(w) if get else "" for _, w, get in PER_POLICY]
             right[0] = right[0].ljust(PER_POLICY[0][1])
             lines.append("  ".join(left + [p.ljust(9)] + right).rstrip())
-    lines.append("hog alone: a lone FIFO hog at 950000/1000000 (regime probe); hog, victim: CPU share of a FIFO "
+    lines.append("ext srv: the sched_ext server (7.0+), +adm where deadline admission counts it; "
+                 "hog alone: a lone FIFO hog at 950000/1000000 (regime probe); hog, victim: CPU share of a FIFO "
                  "hog and a CFS task on one CPU; starve: the victim's longest wait; coll.: wake-up latency of an "
                  "RT probe above the hog; admin: kill -9 of a runaway hog from its CPU.")
     for e in entries:

@@ -139,6 +139,10 @@ static void print_json(const struct knobs *from, const struct knobs *to, const s
 	dl_floor_describe(floor, text, sizeof(text));
 	json_add_int64(fs, "runtime_us", floor->runtime_us);
 	json_add_int64(fs, "period_us", floor->period_us);
+	if (dl_floor_ext_ratio(floor)) {
+		json_add_int64(fs, "ext_server_runtime_us", floor->ext_runtime_us);
+		json_add_int64(fs, "ext_server_period_us", floor->ext_period_us);
+	}
 	json_add_double(fs, "ratio", dl_floor_ratio(floor) / (double)(1u << 20));
 	json_add_str(fs, "description", text);
 	json_object_object_add(root, "deadline_floor", fs);

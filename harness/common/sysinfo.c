@@ -26,13 +26,17 @@
 
 static const char debugfs_dir[] = "/sys/kernel/debug";
 static const char fair_server_dir[] = "/sys/kernel/debug/sched/fair_server";
+static const char ext_server_dir[] = "/sys/kernel/debug/sched/ext_server";
+static const char sched_ext_state[] = "/sys/kernel/sched_ext/state";
 static const char features_path[] = "/sys/kernel/debug/sched/features";
 #define FAIR_SERVER_ABSENT "the fair server came in 6.12"
+#define EXT_SERVER_ABSENT "the sched_ext server came in 7.0, with CONFIG_SCHED_CLASS_EXT"
 
 /* What the probe learnt beyond struct kernel_facts; `info` prints it, the struct has no room. */
 struct probe_notes {
 	const char *preempt_source;	/* debugfs, cmdline, config or none */
 	char fair_server_why[320];	/* empty when readable */
+	char ext_server_why[320];	/* empty when readable */
 };
 
 /* ---- kernel release ---- */
@@ -114,6 +118,8 @@ static void config_symbol(struct kernel_facts *out, unsigned *preempt, const cha
 		out->rt_group_sched = yes;
 	} else if (name_is(name, name_len, "NO_HZ_FULL")) {
 		out->no_hz_full = yes;
+	} else if (name_is(name, name_len, "SCHED_CLASS_EXT")) {
+		out->sched_class_ext = yes;
 	}
 }
 
@@ -163,6 +169,7 @@ void kernel_config_parse(const char *text, struct kernel_facts *out)
 	out->preempt_dynamic = false;
 	out->rt_group_sched = -1;	/* absent: the symbol's dependencies were not met, say unknown */
 	out->no_hz_full = -1;
+	out->sched_class_ext = -1;
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
@@ -443,7 +450,8 @@ static void debugfs_explain(const char *path, int err, const char *absent, char 
  * Under lockdown the directory can be listed while opening its writable files fails with
  * EPERM, so only reading an actual file counts.
  */
-static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
+static bool server_probe(const char *dir, const char *absent, int *cpu_out, int64_t *runtime_ns,
+			 int64_t *period_ns, char *why, size_t len)
 {
 	char path[PATH_MAX], byte;
 	struct cpumap online;
@@ -453,30 +461,53 @@ static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
 	cpus_online(&online);
 	while (cpu < MAX_CPUS - 1 && !cpumap_test(&online, cpu))
 		cpu++;
-	if (access(fair_server_dir, R_OK)) {
-		debugfs_explain(fair_server_dir, errno, FAIR_SERVER_ABSENT, why, len);
+	if (access(dir, R_OK)) {
+		debugfs_explain(dir, errno, absent, why, len);
 		return false;
 	}
-	snprintf(path, sizeof(path), "%s/cpu%d/runtime", fair_server_dir, cpu);
+	snprintf(path, sizeof(path), "%s/cpu%d/runtime", dir, cpu);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		debugfs_explain(path, errno, FAIR_SERVER_ABSENT, why, len);
+		debugfs_explain(path, errno, absent, why, len);
 		return false;
 	}
 	got = read(fd, &byte, 1);
 	if (got <= 0)
-		debugfs_explain(path, got < 0 ? errno : EIO, FAIR_SERVER_ABSENT, why, len);
+		debugfs_explain(path, got < 0 ? errno : EIO, absent, why, len);
 	close(fd);
 	if (got <= 0)
 		return false;
 	/* The values the kernel runs with (root can change them), for the expectation model. */
-	out->fair_server_cpu = cpu;
-	if (!read_i64_file(path, &out->fair_server_runtime_ns))
-		out->fair_server_runtime_ns = -1;
-	snprintf(path, sizeof(path), "%s/cpu%d/period", fair_server_dir, cpu);
-	if (!read_i64_file(path, &out->fair_server_period_ns))
-		out->fair_server_period_ns = -1;
+	*cpu_out = cpu;
+	if (!read_i64_file(path, runtime_ns))
+		*runtime_ns = -1;
+	snprintf(path, sizeof(path), "%s/cpu%d/period", dir, cpu);
+	if (!read_i64_file(path, period_ns))
+		*period_ns = -1;
 	return true;
+}
+
+static bool fair_server_probe(struct kernel_facts *out, char *why, size_t len)
+{
+	return server_probe(fair_server_dir, FAIR_SERVER_ABSENT, &out->fair_server_cpu, &out->fair_server_runtime_ns,
+			    &out->fair_server_period_ns, why, len);
+}
+
+/* 7.0's server for sched_ext tasks: debugfs sched/ext_server/cpuN/{runtime,period}, like the fair server's. */
+static bool ext_server_probe(struct kernel_facts *out, char *why, size_t len)
+{
+	return server_probe(ext_server_dir, EXT_SERVER_ABSENT, &out->ext_server_cpu, &out->ext_server_runtime_ns,
+			    &out->ext_server_period_ns, why, len);
+}
+
+int sysinfo_sched_ext_enabled(void)
+{
+	char buf[64];
+
+	if (!read_text_file(sched_ext_state, buf, sizeof(buf)))
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return !strcmp(buf, "enabled");
 }
 
 /* Reads one whole debugfs file; false with why (lockdown opens the file and fails the read). */
@@ -586,6 +617,7 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	snprintf(out->preempt_model, sizeof(out->preempt_model), "unknown");
 	out->rt_group_sched = -1;
 	out->no_hz_full = -1;
+	out->sched_class_ext = -1;
 	notes->preempt_source = "none";
 	if (uname(&u))
 		return false;
@@ -599,6 +631,9 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	out->fair_server_runtime_ns = out->fair_server_period_ns = -1;
 	out->fair_server_readable = fair_server_probe(out, notes->fair_server_why,
 						      sizeof(notes->fair_server_why));
+	out->ext_server_runtime_ns = out->ext_server_period_ns = -1;
+	out->ext_server_readable = ext_server_probe(out, notes->ext_server_why, sizeof(notes->ext_server_why));
+	out->sched_ext_enabled = sysinfo_sched_ext_enabled();
 	return true;
 }
 
@@ -613,6 +648,24 @@ bool kernel_facts_read(struct kernel_facts *out)
 static json_object *tristate_json(int value)
 {
 	return value < 0 ? NULL : json_object_new_boolean(value);
+}
+
+/* <name>_readable and, where readable, <name>_cpu, <name>_runtime_ns, <name>_period_ns (null: unparsed). */
+static void server_json(json_object *obj, const char *name, bool readable, int cpu, int64_t runtime_ns,
+			int64_t period_ns)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%s_readable", name);
+	json_add_bool(obj, key, readable);
+	if (!readable)
+		return;
+	snprintf(key, sizeof(key), "%s_cpu", name);
+	json_add_int(obj, key, cpu);
+	snprintf(key, sizeof(key), "%s_runtime_ns", name);
+	json_object_object_add(obj, key, runtime_ns < 0 ? NULL : json_object_new_int64(runtime_ns));
+	snprintf(key, sizeof(key), "%s_period_ns", name);
+	json_object_object_add(obj, key, period_ns < 0 ? NULL : json_object_new_int64(period_ns));
 }
 
 json_object *kernel_facts_to_json(const struct kernel_facts *k)
@@ -633,15 +686,13 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 	json_add_bool(obj, "preempt_dynamic", k->preempt_dynamic);
 	json_object_object_add(obj, "rt_group_sched", tristate_json(k->rt_group_sched));
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
-	json_add_bool(obj, "fair_server_readable", k->fair_server_readable);
 	json_add_int(obj, "timer_thread_priority", k->timer_thread_priority);
-	if (k->fair_server_readable) {
-		json_add_int(obj, "fair_server_cpu", k->fair_server_cpu);
-		json_object_object_add(obj, "fair_server_runtime_ns", k->fair_server_runtime_ns < 0 ? NULL :
-				       json_object_new_int64(k->fair_server_runtime_ns));
-		json_object_object_add(obj, "fair_server_period_ns", k->fair_server_period_ns < 0 ? NULL :
-				       json_object_new_int64(k->fair_server_period_ns));
-	}
+	server_json(obj, "fair_server", k->fair_server_readable, k->fair_server_cpu, k->fair_server_runtime_ns,
+		    k->fair_server_period_ns);
+	json_object_object_add(obj, "sched_class_ext", tristate_json(k->sched_class_ext));
+	json_object_object_add(obj, "sched_ext_enabled", tristate_json(k->sched_ext_enabled));
+	server_json(obj, "ext_server", k->ext_server_readable, k->ext_server_cpu, k->ext_server_runtime_ns,
+		    k->ext_server_period_ns);
 	return obj;
 }
 
@@ -749,6 +800,9 @@ static json_object *debugfs_json(const struct kernel_facts *k, const struct prob
 	json_add_bool(obj, "fair_server_readable", k->fair_server_readable);
 	if (!k->fair_server_readable)
 		json_add_str(obj, "reason", notes->fair_server_why);
+	json_add_bool(obj, "ext_server_readable", k->ext_server_readable);
+	if (!k->ext_server_readable)
+		json_add_str(obj, "ext_server_reason", notes->ext_server_why);
 	return obj;
 }
 

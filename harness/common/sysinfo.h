@@ -25,6 +25,11 @@ struct kernel_facts {
 	int fair_server_cpu;		/* the CPU whose values were read */
 	int64_t fair_server_runtime_ns, fair_server_period_ns;	/* from debugfs; -1 unknown */
 	int timer_thread_priority;	/* RT priority of ktimers/N (PREEMPT_RT), 0 when none runs */
+	int sched_class_ext;	/* CONFIG_SCHED_CLASS_EXT (sched_ext, 6.12+): 1 set, 0 not set, -1 unknown */
+	bool ext_server_readable;	/* /sys/kernel/debug/sched/ext_server readable (7.0+) */
+	int ext_server_cpu;		/* the CPU whose values were read */
+	int64_t ext_server_runtime_ns, ext_server_period_ns;	/* from debugfs; -1 unknown */
+	int sched_ext_enabled;	/* a BPF scheduler is loaded (/sys/kernel/sched_ext/state): 1, 0, -1 unknown */
 };
 
 /* Parses kernel config text (the lines of a .config) into `out`'s config fields. */
@@ -40,6 +45,8 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k);
  * no fair server before 6.12).
  */
 bool sysinfo_fair_server_read(int cpu, int64_t *runtime_ns, int64_t *period_ns, char *why, size_t len);
+/* /sys/kernel/sched_ext/state: 1 "enabled" (a BPF scheduler runs), 0 another state, -1 unreadable. */
+int sysinfo_sched_ext_enabled(void);
 /* A sched feature in debugfs sched/features: 1 on, 0 off (NO_NAME), -1 unreadable or absent (why). */
 int sysinfo_sched_feature(const char *name, char *why, size_t len);
 

@@ -55,6 +55,29 @@ static const struct kernel_default table[KSET_COUNT] = {
 		"getrlimit(RLIMIT_RTTIME), the soft limit the run inherited", false, -1, INT64_MAX / 2 },
 };
 
+/*
+ * Defaults a later kernel changed: from its version on a row here replaces the table's. 7.2 made
+ * RT bandwidth ONE by default (tip commit c2e390197ad1, "sched/rt: Update default bandwidth for
+ * real-time tasks to ONE"): FIFO/RR are limited by the fair and ext servers, the sysctl bounds
+ * deadline admission; sched-rt-group.rst still says 950000. Read in Debian's linux-source-7.2
+ * (7.2.13), kernel/sched/rt.c; the root task group starts at the global runtime as before.
+ */
+static const struct {
+	enum kernel_setting setting;
+	struct kernel_default row;
+} changed[] = {
+	{ KSET_SYSCTL_RUNTIME, {
+		"sched_rt_runtime_us", "us", 1000000, 7, 2, 0,
+		"sysctl_sched_rt_runtime = 1000000 (kernel/sched/rt.c; c2e390197ad1 \"sched/rt: Update default "
+		"bandwidth for real-time tasks to ONE\", 7.2; 950000 before)",
+		"/proc/sys/kernel/sched_rt_runtime_us", false, -1, INT32_MAX } },
+	{ KSET_CGROUP_RUNTIME, {
+		"cpu.rt_runtime_us", "us", 1000000, 7, 2, 0,
+		"the root task group starts at the global runtime (sched_init), RT_GROUP_SCHED; 1000000 since 7.2 "
+		"(c2e390197ad1)",
+		"/sys/fs/cgroup/cpu/cpu.rt_runtime_us", true, -1, INT32_MAX } },
+};
+
 const struct kernel_default *kernel_default_row(enum kernel_setting s)
 {
 	return s >= 0 && s < KSET_COUNT ? &table[s] : NULL;
@@ -93,6 +116,18 @@ bool kernel_default_applies(const struct kernel_default *row, const struct kerne
 	if (row->rt_group_only && k->rt_group_sched == 0)
 		return false;
 	return version_at_least(k, row->since_major, row->since_minor, row->since_patch);
+}
+
+const struct kernel_default *kernel_default_for(enum kernel_setting s, const struct kernel_facts *k)
+{
+	const struct kernel_default *row = kernel_default_row(s);
+
+	/* The latest change the kernel has wins (the list is in version order). */
+	for (size_t i = 0; row && k && i < sizeof(changed) / sizeof(changed[0]); i++)
+		if (changed[i].setting == s &&
+		    version_at_least(k, changed[i].row.since_major, changed[i].row.since_minor, changed[i].row.since_patch))
+			row = &changed[i].row;
+	return row;
 }
 
 static void since_text(const struct kernel_default *row, char *buf, size_t len)
@@ -185,6 +220,12 @@ int64_t kernel_setting_expected(const struct site_settings *site, enum kernel_se
 	return site && site->set[s] ? site->value[s] : table[s].value;
 }
 
+int64_t kernel_setting_expected_on(const struct site_settings *site, const struct kernel_facts *k,
+				   enum kernel_setting s)
+{
+	return site && site->set[s] ? site->value[s] : kernel_default_for(s, k)->value;
+}
+
 bool site_settings_consistent(const struct site_settings *site, char *why, size_t len)
 {
 	static const enum kernel_setting pairs[][2] = {
@@ -219,9 +260,10 @@ json_object *site_settings_to_json(const struct site_settings *site)
 /* ---- the check ---- */
 
 /* "kernel default since 2.6.25: sysctl_sched_rt_runtime = 950000 (...)" or the site's value. */
-static void expected_from(const struct site_settings *site, enum kernel_setting s, char *buf, size_t len)
+static void expected_from(const struct site_settings *site, const struct kernel_facts *k, enum kernel_setting s,
+			  char *buf, size_t len)
 {
-	const struct kernel_default *row = &table[s];
+	const struct kernel_default *row = kernel_default_for(s, k);
 	char since[16], dflt[32], value[32];
 
 	since_text(row, since, sizeof(since));
@@ -273,16 +315,17 @@ static bool share_by_behaviour(const struct kernel_model *m, const struct defaul
 	return true;
 }
 
-static void judge_row(const struct kernel_model *m, const struct kernel_readings *r, const struct site_settings *site,
-		      const struct defaults_behaviour *b, enum kernel_setting s, struct check *c)
+static void judge_row(const struct kernel_facts *k, const struct kernel_model *m, const struct kernel_readings *r,
+		      const struct site_settings *site, const struct defaults_behaviour *b, enum kernel_setting s,
+		      struct check *c)
 {
-	const struct kernel_default *row = &table[s];
+	const struct kernel_default *row = kernel_default_for(s, k);
 	const struct setting_reading *rd = &r->s[s];
 	char from[320], where[16] = "";
 
 	check_init(c, row->name, row->unit);
-	c->expected = (double)kernel_setting_expected(site, s);
-	expected_from(site, s, from, sizeof(from));
+	c->expected = (double)kernel_setting_expected_on(site, k, s);
+	expected_from(site, k, s, from, sizeof(from));
 	/* HZ=300 kernels without the 2023 fix read 90: 30 jiffies of (1000 / 300) ms, rounded down. */
 	if (s == KSET_RR_TIMESLICE && !(site && site->set[s]) && m->tick_us > 3333 && m->tick_us < 3334) {
 		c->tolerance = 10;
@@ -377,7 +420,7 @@ int kernel_defaults_judge(const struct kernel_facts *k, const struct kernel_mode
 		if (s == KSET_RT_RUNTIME_SHARE && !m->rt_bandwidth)
 			continue;
 		if (kernel_default_applies(&table[s], k))
-			judge_row(m, r, site, b, (enum kernel_setting)s, &out[n++]);
+			judge_row(k, m, r, site, b, (enum kernel_setting)s, &out[n++]);
 	}
 	if (kernel_default_applies(&table[KSET_FS_RUNTIME], k))
 		judge_fs_share(m, site, b, &out[n++]);
@@ -435,7 +478,7 @@ json_object *kernel_defaults_table_json(const struct kernel_facts *k, const stru
 	json_object *arr = json_object_new_array();
 
 	for (int s = 0; s < KSET_COUNT; s++) {
-		const struct kernel_default *row = &table[s];
+		const struct kernel_default *row = kernel_default_for((enum kernel_setting)s, k);
 		json_object *obj = json_object_new_object();
 		char since[16];
 

@@ -52,6 +52,11 @@ enum kernel_setting kernel_setting_find(const char *name);
 const char *kernel_setting_names(void);
 /* The row applies to this kernel: version at least `since`, RT group scheduling where needed. */
 bool kernel_default_applies(const struct kernel_default *row, const struct kernel_facts *k);
+/*
+ * The row in force on kernel k: the table's, or a later kernel's changed default (7.2:
+ * sched_rt_runtime_us and the root group's cpu.rt_runtime_us 1000000). NULL k: the table's.
+ */
+const struct kernel_default *kernel_default_for(enum kernel_setting s, const struct kernel_facts *k);
 
 /* Values a site sets on purpose (--site-setting NAME=VALUE): the check expects those instead. */
 struct site_settings {
@@ -69,6 +74,9 @@ bool site_setting_parse(struct site_settings *site, const char *arg, char *why, 
 bool site_settings_consistent(const struct site_settings *site, char *why, size_t len);
 /* What the check expects: the site's value where it set one, else the documented default. */
 int64_t kernel_setting_expected(const struct site_settings *site, enum kernel_setting s);
+/* The same on kernel k, whose version may have changed the default (kernel_default_for). */
+int64_t kernel_setting_expected_on(const struct site_settings *site, const struct kernel_facts *k,
+				   enum kernel_setting s);
 json_object *site_settings_to_json(const struct site_settings *site);
 
 /* What was read from the system, setting by setting. */

@@ -19,23 +19,54 @@ static const char *fair_server_state(const struct kernel_facts *k, const struct 
 	return at_least(k, 6, 12) ? "present (6.12+)" : "absent (before 6.12)";
 }
 
+static const char *ext_server_state(const struct kernel_facts *k, const struct kernel_model *m, char *buf, size_t len)
+{
+	if (!m->ext_server)
+		return at_least(k, 7, 0) ? (k->sched_class_ext == 0 ? "none (CONFIG_SCHED_CLASS_EXT off)"
+								 : "none (CONFIG_SCHED_CLASS_EXT unknown: not assumed)")
+					 : "none (before 7.0)";
+	snprintf(buf, len, "%lld/%lld us (%s), %s", (long long)m->es_runtime_us, (long long)m->es_period_us,
+		 m->es_from_debugfs ? "debugfs" : "7.0+ default", m->ext_server_reserved
+		 ? (at_least(k, 7, 2) ? "admitted: a BPF scheduler is loaded" : "admitted beside the fair server (before 7.2)")
+		 : "not admitted: 7.2+ reserves only the class in use and no BPF scheduler is loaded");
+	return buf;
+}
+
+/* A deadline server's runtime/period in us: debugfs's where it read them, else the 50 ms / 1 s default. */
+static bool server_values(bool readable, int64_t runtime_ns, int64_t period_ns, int64_t *runtime_us, int64_t *period_us)
+{
+	bool from_debugfs = readable && runtime_ns >= 0 && period_ns > 0;
+
+	*runtime_us = from_debugfs ? runtime_ns / 1000 : 50000;
+	*period_us = from_debugfs ? period_ns / 1000 : 1000000;
+	return from_debugfs;
+}
+
+/* The ext server: 7.0+ with SCHED_CLASS_EXT, or wherever debugfs shows it. */
+static void ext_server_predict(const struct kernel_facts *k, struct kernel_model *m)
+{
+	m->ext_server = (at_least(k, 7, 0) && k->sched_class_ext == 1) || k->ext_server_readable;
+	m->es_from_debugfs = server_values(k->ext_server_readable, k->ext_server_runtime_ns, k->ext_server_period_ns,
+					   &m->es_runtime_us, &m->es_period_us);
+	/* 7.2 reserves server bandwidth only for the class in use: fair unless a BPF scheduler runs. */
+	m->ext_server_reserved = m->ext_server && m->es_runtime_us > 0 &&
+				 (!at_least(k, 7, 2) || k->sched_ext_enabled == 1);
+}
+
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 {
 	const char *rt_why;
+	char ext[200];
 
 	memset(m, 0, sizeof(*m));
 	/* 6.12 added the deadline fair server (50 ms every 1 s per CPU by default). */
 	m->fair_server_kernel = at_least(k, 6, 12);
 	m->fair_server = m->fair_server_kernel;
-	m->fs_runtime_us = 50000;
-	m->fs_period_us = 1000000;
 	/* Where debugfs shows the fair server, its values rule; runtime 0 switches it off. */
-	if (k->fair_server_readable && k->fair_server_runtime_ns >= 0 && k->fair_server_period_ns > 0) {
-		m->fs_from_debugfs = true;
-		m->fs_runtime_us = k->fair_server_runtime_ns / 1000;
-		m->fs_period_us = k->fair_server_period_ns / 1000;
+	m->fs_from_debugfs = server_values(k->fair_server_readable, k->fair_server_runtime_ns, k->fair_server_period_ns,
+					   &m->fs_runtime_us, &m->fs_period_us);
+	if (m->fs_from_debugfs)
 		m->fair_server = m->fs_runtime_us > 0;
-	}
 	/*
 	 * 6.12 also dropped the global RT bandwidth control for kernels without RT group scheduling;
 	 * with it (and before 6.12) runtime/period is enforced per CPU.
@@ -63,8 +94,10 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 	 */
 	m->timer_thread_priority = k->timer_thread_priority;
 	m->tick_us = k->hz > 0 ? 1e6 / k->hz : 10000.0;	/* unknown HZ: assume the coarsest, 100 */
-	snprintf(m->basis, sizeof(m->basis), "kernel %d.%d: fair server %s; %s; RT_RUNTIME_SHARE %s; %s; tick %.0f us%s",
-		 k->major, k->minor, fair_server_state(k, m), rt_why,
+	ext_server_predict(k, m);
+	snprintf(m->basis, sizeof(m->basis), "kernel %d.%d: fair server %s; ext server %s; %s; RT_RUNTIME_SHARE %s; "
+		 "%s; tick %.0f us%s", k->major, k->minor, fair_server_state(k, m), ext_server_state(k, m, ext, sizeof(ext)),
+		 rt_why,
 		 m->rt_runtime_share ? "on (before 5.10)" : "off (5.10+)",
 		 m->timer_thread_priority ? "CFS timer wake-ups in RT thread ktimers (PREEMPT_RT)" : "no RT timer thread",
 		 m->tick_us, k->hz > 0 ? "" : " (HZ unknown)");
@@ -224,6 +257,13 @@ json_object *kernel_model_to_json(const struct kernel_model *m, const struct reg
 	json_add_int64(pred, "fair_server_runtime_us", m->fs_runtime_us);
 	json_add_int64(pred, "fair_server_period_us", m->fs_period_us);
 	json_add_str(pred, "fair_server_values", m->fs_from_debugfs ? "read from debugfs" : "kernel defaults, assumed");
+	json_add_bool(pred, "ext_server", m->ext_server);
+	if (m->ext_server) {
+		json_add_bool(pred, "ext_server_reserved", m->ext_server_reserved);
+		json_add_int64(pred, "ext_server_runtime_us", m->es_runtime_us);
+		json_add_int64(pred, "ext_server_period_us", m->es_period_us);
+		json_add_str(pred, "ext_server_values", m->es_from_debugfs ? "read from debugfs" : "kernel defaults, assumed");
+	}
 	json_add_int(pred, "timer_thread_priority", m->timer_thread_priority);
 	json_add_double(pred, "tick_us", m->tick_us);
 	json_add_str(pred, "basis", m->basis);

@@ -39,8 +39,18 @@ struct kernel_model {
 	int timer_thread_priority;	/* CFS timer wake-ups run in an RT thread of this priority (0: not) */
 	int64_t fs_runtime_us, fs_period_us;	/* fair server: debugfs's values, else the defaults */
 	bool fs_from_debugfs;
+	/*
+	 * 7.0+ with CONFIG_SCHED_CLASS_EXT: a second deadline server, for sched_ext tasks. It serves
+	 * only tasks of a loaded BPF scheduler, so it changes no regime of FIFO against SCHED_OTHER
+	 * without one; its bandwidth is admitted beside the fair server's on 7.0 and 7.1, and from
+	 * 7.2 only while a BPF scheduler is loaded (the class in use).
+	 */
+	bool ext_server;	/* the kernel has one */
+	bool ext_server_reserved;	/* its bandwidth counts in deadline admission (the dl floor) */
+	int64_t es_runtime_us, es_period_us;	/* debugfs's values, else the defaults (50 ms / 1 s) */
+	bool es_from_debugfs;
 	double tick_us;
-	char basis[320];	/* what the prediction rests on */
+	char basis[480];	/* what the prediction rests on */
 };
 
 /*

@@ -11,7 +11,8 @@
 
 static const struct policy builtins[] = {
 	{ .name = "default", .runtime_us = 950000, .period_us = 1000000,
-	  .origin = "the kernel default since 2.6.25: 5% of every second kept for non-RT tasks" },
+	  .origin = "the kernel default from 2.6.25 to 7.1: 5% of every second kept for non-RT tasks "
+		    "(7.2 defaults to 1000000: the fair server keeps CFS time)" },
 	{ .name = "unlimited", .runtime_us = -1, .period_us = 1000000,
 	  .origin = "runtime -1, as proposed in 2008 ('sched: disabled rt-bandwidth by default'): strict POSIX" },
 	{ .name = "half", .runtime_us = 500000, .period_us = 1000000,

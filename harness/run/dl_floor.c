@@ -21,11 +21,21 @@ uint64_t knob_ratio(int64_t runtime_us, int64_t period_us)
 	return ((uint64_t)runtime_us << BW_SHIFT) / (uint64_t)period_us;
 }
 
+uint64_t dl_floor_ext_ratio(const struct dl_floor *floor)
+{
+	if (!floor || floor->ext_runtime_us <= 0 || floor->ext_period_us <= 0)
+		return 0;
+	return knob_ratio(floor->ext_runtime_us, floor->ext_period_us);
+}
+
 uint64_t dl_floor_ratio(const struct dl_floor *floor)
 {
+	uint64_t ext = dl_floor_ext_ratio(floor);
+
 	if (!floor || floor->runtime_us <= 0 || floor->period_us <= 0)
-		return 0;
-	return knob_ratio(floor->runtime_us, floor->period_us);
+		return ext;
+	/* Each server is added to the root domain's total_bw in the same fixed point. */
+	return knob_ratio(floor->runtime_us, floor->period_us) + ext;
 }
 
 bool dl_floor_allows(const struct dl_floor *floor, int64_t runtime_us, int64_t period_us)
@@ -36,7 +46,7 @@ bool dl_floor_allows(const struct dl_floor *floor, int64_t runtime_us, int64_t p
 
 struct dl_floor dl_floor_from_model(const struct kernel_model *m)
 {
-	struct dl_floor floor = { 0, 1000000, "no fair server before 6.12" };
+	struct dl_floor floor = { .period_us = 1000000, .source = "no fair server before 6.12" };
 
 	if (m->fs_from_debugfs)
 		floor.source = m->fair_server ? "as debugfs shows it" : "debugfs shows the fair server off";
@@ -45,6 +55,10 @@ struct dl_floor dl_floor_from_model(const struct kernel_model *m)
 	if (m->fair_server) {
 		floor.runtime_us = m->fs_runtime_us;
 		floor.period_us = m->fs_period_us;
+	}
+	if (m->ext_server_reserved) {
+		floor.ext_runtime_us = m->es_runtime_us;
+		floor.ext_period_us = m->es_period_us;
 	}
 	return floor;
 }
@@ -68,11 +82,17 @@ const struct dl_floor *dl_floor_of_system(void)
 
 void dl_floor_describe(const struct dl_floor *floor, char *buf, size_t len)
 {
+	uint64_t ext = dl_floor_ext_ratio(floor);
+
 	if (dl_floor_ratio(floor) == 0)
 		snprintf(buf, len, "none (%s)", floor->source);
-	else
+	else if (!ext)
 		snprintf(buf, len, "fair server %" PRId64 "/%" PRId64 " = %.3f per CPU: %s", floor->runtime_us,
 			 floor->period_us, dl_floor_ratio(floor) / BW_UNIT, floor->source);
+	else
+		snprintf(buf, len, "fair server %" PRId64 "/%" PRId64 " + ext server %" PRId64 "/%" PRId64
+			 " = %.3f per CPU: %s", floor->runtime_us, floor->period_us, floor->ext_runtime_us,
+			 floor->ext_period_us, dl_floor_ratio(floor) / BW_UNIT, floor->source);
 }
 
 bool dl_floor_policy_refused(const struct dl_floor *floor, int64_t runtime_us, int64_t period_us, char *why,
@@ -123,10 +143,12 @@ const char *grid_cell_unreachable(const struct policy *p, const struct kernel_mo
 	}
 	if (!dl_floor_allows(&floor, p->runtime_us, p->period_us)) {
 		snprintf(buf, len,
-			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline fair server holds on every "
+			 "runtime %s is %.1f%% of period %s, below the %.1f%% the deadline %s hold%s on every "
 			 "CPU: the kernel refuses it (EBUSY)",
 			 runtime, 100.0 * (double)p->runtime_us / (double)p->period_us, period,
-			 100.0 * (double)floor.runtime_us / (double)floor.period_us);
+			 100.0 * (double)dl_floor_ratio(&floor) / BW_UNIT,
+			 dl_floor_ext_ratio(&floor) ? "fair and ext servers" : "fair server",
+			 dl_floor_ext_ratio(&floor) ? "" : "s");
 		return buf;
 	}
 	return NULL;

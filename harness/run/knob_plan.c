@@ -31,8 +31,10 @@ uint64_t knobs_admitted_ratio(const struct knobs *k, const struct dl_floor *floo
 
 	if (!k->has_fair_server)
 		return dl_floor_ratio(floor);
-	/* ns against us: the kernel's fixed point of a ratio does not depend on the unit. */
-	server = knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]);
+	/* ns against us: the kernel's fixed point of a ratio does not depend on the unit. The ext
+	 * server (no knob of its own) keeps what it has. */
+	server = knob_ratio(k->value[KNOB_FAIR_SERVER_RUNTIME], k->value[KNOB_FAIR_SERVER_PERIOD]) +
+		 dl_floor_ext_ratio(floor);
 	/* The CPUs the run leaves alone keep theirs, admitted before: the floor. */
 	if (fair_server_partial() && dl_floor_ratio(floor) > server)
 		return dl_floor_ratio(floor);

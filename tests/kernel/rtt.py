@@ -27,6 +27,23 @@ def require_root():
         raise Skip("sched_rt_runtime_us is not writable here")
 
 
+def guest_ready(why_root, tools=()):
+    """Before a test boots its own guest: root (why_root says what for), QEMU, cpio and tools
+    installed, ci/matrix importable and build/rtthrottle built (it goes into the guest)."""
+    import shutil
+    import sys
+    if os.geteuid() != 0:
+        raise Skip(f"needs root ({why_root})")
+    for tool in ("qemu-system-x86_64", "cpio") + tuple(tools):
+        if not shutil.which(tool):
+            raise Skip(f"{tool} not installed (ci/install-deps.sh)")
+    matrix = os.path.join(ROOT, "ci", "matrix")
+    if matrix not in sys.path:
+        sys.path.insert(0, matrix)
+    build = subprocess.run(["make", "--no-print-directory", "all"], cwd=ROOT, capture_output=True, text=True)
+    assert build.returncode == 0, f"make failed:\n{build.stderr[-2000:]}"
+
+
 def read_knobs():
     knobs = {}
     for name, path in KNOB_FILES.items():

@@ -11,13 +11,10 @@ killed with its guardian; `rtthrottle restore` puts back what the state file nam
 with the kernel cached."""
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 
 import rtt
 
-MATRIX = os.path.join(rtt.ROOT, "ci", "matrix")
 PATCH = os.path.join(rtt.ROOT, "ci", "kernel-patches", "fair-server-bandwidth-kept-on-domain-rebuild.patch")
 FS = "/sys/kernel/debug/sched/fair_server"
 # What the guest's init runs instead of `rtthrottle run`; key=value lines come back as script.txt.
@@ -94,17 +91,9 @@ def _lines(text):
 def _guest():
     if "out" in _run:
         return _run["out"], _run["text"]
-    if os.geteuid() != 0:
-        raise rtt.Skip("needs root (mknod for /dev/console in the guest's initramfs)")
-    for tool in ("qemu-system-x86_64", "cpio"):
-        if not shutil.which(tool):
-            raise rtt.Skip(f"{tool} not installed (ci/install-deps.sh)")
-    if MATRIX not in sys.path:
-        sys.path.insert(0, MATRIX)
+    rtt.guest_ready("mknod for /dev/console in the guest's initramfs")
     import guest
     import kbuild
-    build = subprocess.run(["make", "--no-print-directory", "all"], cwd=rtt.ROOT, capture_output=True, text=True)
-    assert build.returncode == 0, f"make failed:\n{build.stderr[-2000:]}"
     try:
         version, _ = kbuild.source_version("6.12")
     except guest.MatrixError as exc:

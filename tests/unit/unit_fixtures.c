@@ -142,6 +142,23 @@ struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, 
 	k.hz = hz;
 	k.config_known = rt_group_sched >= 0;
 	k.fair_server_runtime_ns = k.fair_server_period_ns = -1;
+	k.sched_class_ext = k.sched_ext_enabled = -1;
+	k.ext_server_runtime_ns = k.ext_server_period_ns = -1;
+	return k;
+}
+
+/* Debian's 7.2.13 amd64 as its guest reads it: both servers 50 ms / 1 s in debugfs, no BPF scheduler. */
+struct kernel_facts make_kernel_facts_debian_7_2(void)
+{
+	struct kernel_facts k = make_kernel_facts(7, 2, 0, 250);
+
+	k.patch = 13;
+	snprintf(k.release, sizeof(k.release), "7.2.13+deb14-amd64");
+	k.sched_class_ext = 1;
+	k.sched_ext_enabled = 0;
+	k.fair_server_readable = k.ext_server_readable = true;
+	k.fair_server_runtime_ns = k.ext_server_runtime_ns = 50000000;
+	k.fair_server_period_ns = k.ext_server_period_ns = 1000000000;
 	return k;
 }
 

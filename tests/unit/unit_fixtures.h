@@ -32,6 +32,9 @@ void env_restore(const char *name, char *saved);
 
 /* A kernel of that version and config (rt_group_sched -1: config unknown), debugfs unreadable. */
 struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, int hz);
+/* Debian's 7.2.13 amd64 as its guest reads it: RT_GROUP_SCHED off, SCHED_CLASS_EXT=y, HZ=250, both
+ * servers 50 ms / 1 s in debugfs, no BPF scheduler loaded. */
+struct kernel_facts make_kernel_facts_debian_7_2(void);
 /*
  * The regime probe as this VM sees it, judged against m: a lone hog throttled (0.9501, longest
  * gap 51.5 ms), the CFS task at -1 getting victim_share, 2 s windows.

@@ -315,3 +315,27 @@ TEST(sysinfo_cpu_in_list_reads_ranges_and_refuses_junk)
 	CHECK(!cpu_in_list("0-3,8,10-11", 9) && !cpu_in_list("0-3,8,10-11", 12), "outside");
 	CHECK(!cpu_in_list("", 0) && !cpu_in_list("(null)", 0) && !cpu_in_list("3-1", 2), "empty, junk, backwards");
 }
+
+/* Debian's 7.2.13 amd64 config, trimmed: sched_ext built in, no RT group scheduling; 7.3-rc's release. */
+TEST(sysinfo_config_debian_7_2)
+{
+	struct kernel_facts k;
+	int major, minor, patch;
+
+	facts_from("CONFIG_CGROUP_SCHED=y\n"
+		   "CONFIG_FAIR_GROUP_SCHED=y\n"
+		   "# CONFIG_RT_GROUP_SCHED is not set\n"
+		   "CONFIG_SCHED_CLASS_EXT=y\n"
+		   "CONFIG_HZ_250=y\n"
+		   "CONFIG_HZ=250\n", &k);
+	CHECK(k.config_known && k.rt_group_sched == 0 && k.sched_class_ext == 1 && k.hz == 250,
+	      "7.2: rt_group %d scx %d hz %d", k.rt_group_sched, k.sched_class_ext, k.hz);
+	facts_from("# CONFIG_SCHED_CLASS_EXT is not set\n", &k);
+	CHECK(k.sched_class_ext == 0, "scx not set: %d", k.sched_class_ext);
+	facts_from("CONFIG_HZ=250\n", &k);
+	CHECK(k.sched_class_ext == -1, "scx absent: %d", k.sched_class_ext);
+	CHECK(kernel_release_parse("7.2.13+deb14-rt-amd64", &major, &minor, &patch) && major == 7 && minor == 2 &&
+	      patch == 13, "7.2.13+deb14: %d.%d.%d", major, minor, patch);
+	CHECK(kernel_release_parse("7.3-amd64", &major, &minor, &patch) && major == 7 && minor == 3 && patch == 0,
+	      "7.3-amd64: %d.%d.%d", major, minor, patch);
+}

@@ -5,7 +5,7 @@
 
 #include <inttypes.h>
 
-const struct dl_floor fair_server_default = { 50000, 1000000, "the 6.12+ default" };
+const struct dl_floor fair_server_default = { .runtime_us = 50000, .period_us = 1000000, .source = "the 6.12+ default" };
 
 int plan_replay(const char *label, const struct knobs *from, const struct knobs *to, const struct dl_floor *floor,
 		const struct knob_plan *plan)

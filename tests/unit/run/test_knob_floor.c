@@ -14,7 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-static const struct dl_floor no_floor = { 0, 1000000, "no fair server" };
+static const struct dl_floor no_floor = { .period_us = 1000000, .source = "no fair server" };
 
 static struct knobs policy_state(int64_t runtime, int64_t period, bool has_cgroup)
 {
