@@ -10,6 +10,7 @@
 #include "kernel_model.h"
 #include "unit.h"
 #include "unit_fixtures.h"
+#include "verdict.h"
 
 #include <string.h>
 
@@ -85,7 +86,7 @@ TEST(kernel_defaults_rt_runtime_one_from_7_2)
 	struct check checks[KSET_COUNT + 1];
 	struct defaults_behaviour b = { .probe_why = "not run", .other_cpu = true };
 	char why[320];
-	const char *verdict;
+	enum verdict verdict;
 	int n;
 
 	CHECK(kernel_default_for(KSET_SYSCTL_RUNTIME, &k)->value == 1000000, "7.2: %lld",
@@ -112,13 +113,13 @@ TEST(kernel_defaults_rt_runtime_one_from_7_2)
 			CHECK(checks[i].passed && checks[i].expected == 1000000 && strstr(checks[i].rule, "7.2"),
 			      "7.2 sched_rt_runtime_us: passed %d expected %g (%s)", checks[i].passed, checks[i].expected,
 			      checks[i].rule);
-	CHECK(strcmp(verdict, "fail"), "7.2 at its own defaults: %s (%s)", verdict, why);
+	CHECK(verdict != VERDICT_FAIL, "7.2 at its own defaults: %s (%s)", verdict_name(verdict), why);
 	/* 950000 on 7.2 is a change from the default, as 1000000 is on 7.1. */
 	r.s[KSET_SYSCTL_RUNTIME].value = 950000;
 	n = kernel_defaults_judge(&k, &m, &r, NULL, &b, checks);
-	CHECK(!strcmp(kernel_checks_verdict(checks, n, why, sizeof(why)), "fail"), "7.2 at 950000 passed");
+	CHECK(kernel_checks_verdict(checks, n, why, sizeof(why)) == VERDICT_FAIL, "7.2 at 950000 passed");
 	r.s[KSET_SYSCTL_RUNTIME].value = 1000000;
 	kernel_model_predict(&old, &m);
 	n = kernel_defaults_judge(&old, &m, &r, NULL, &b, checks);
-	CHECK(!strcmp(kernel_checks_verdict(checks, n, why, sizeof(why)), "fail"), "7.1 at 1000000 passed");
+	CHECK(kernel_checks_verdict(checks, n, why, sizeof(why)) == VERDICT_FAIL, "7.1 at 1000000 passed");
 }
