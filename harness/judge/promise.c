@@ -76,8 +76,6 @@ struct grid_eval {
 	/* Where other CFS tasks and kernel threads ran, placed by the trace: they share CFS's rest. */
 	const struct others_span *others;
 	int others_count;
-	/* Over the whole periods judged: their length, RT's and the CFS task's own CPU time. */
-	double whole_us, whole_rt_us, whole_cfs_us;
 };
 
 /*
@@ -114,9 +112,6 @@ static void eval_period(const struct cpu_timeline *rt, const struct cpu_timeline
 	e->rt_excess_us = fmax(e->rt_excess_us, *run - shift_us);
 	if (!whole)
 		return;
-	e->whole_us += (double)(to - from) / 1000.0;
-	e->whole_rt_us += used;
-	e->whole_cfs_us += cfs ? cpu_timeline_between(cfs, from, to) / 1000.0 : 0;
 	if (used > e->rt_max_us || !e->periods) {
 		e->rt_max_us = used;
 		e->worst_at_ns = (double)from;
@@ -201,6 +196,57 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 			e->rt_top_us = fmax(e->rt_top_us, cpu_timeline_between(rt, from, to) / 1000.0 +
 								  boundary_shift_us(rt, from, tick_ns));
 	}
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * The longest span of the kernel's periods, undisturbed, that also holds whole periods of the
+ * fair server where it acts: a share is only the limits' over such a span (over three 50 ms
+ * periods a 1 s server's slot falls in or not). Into p->whole_*; none (0) when the window has
+ * no such span of at least two periods.
+ */
+static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
+		       const struct promise_terms *t, struct promise *p)
+{
+	int64_t unit_us = t->period_us;
+	uint64_t earliest = 0;
+	double best = 0;
+	int from = -1, to = -1;
+
+	/* The server's period straddling the window start may have been spent before it: after it only. */
+	if (t->fair_server && t->fs_period_us > 0) {
+		unit_us = t->period_us / gcd64(t->period_us, t->fs_period_us) * t->fs_period_us;
+		earliest = (uint64_t)t->fs_period_us * 1000;
+	}
+	p->whole_us = p->whole_rt_us = p->whole_cfs_us = 0;
+	for (int i = 0; i + 1 < b->n; i++)
+		for (int j = b->n - 1; j > i && b->at[i] + (uint64_t)(t->tick_us * 1000) >= earliest; j--) {
+			double span = (double)(b->at[j] - b->at[i]) / 1000.0, units = round(span / (double)unit_us);
+
+			if (span <= best || units < 1 || fabs(span - units * (double)unit_us) > t->tick_us ||
+			    (t->disturbed_count > 0 &&
+			     disturbed_us(t->disturbed, t->disturbed_count, b->at[i], b->at[j]) > 0))
+				continue;
+			best = span;
+			from = i;
+			to = j;
+			break;
+		}
+	if (from < 0 || to - from < 2)
+		return;
+	p->whole_us = best;
+	p->whole_rt_us = rt ? cpu_timeline_between(rt, b->at[from], b->at[to]) / 1000.0 : 0;
+	p->whole_cfs_us = cfs ? cpu_timeline_between(cfs, b->at[from], b->at[to]) / 1000.0 : 0;
 }
 
 /* Phases to try: an even comb plus the given exact candidates (throttle ends). */
@@ -419,9 +465,7 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 			p->censored = e.censored;
 			memcpy(p->censored_at, e.censored_at, sizeof(p->censored_at));
 			p->kernel_grid = true;
-			p->whole_us = e.whole_us;
-			p->whole_rt_us = e.whole_rt_us;
-			p->whole_cfs_us = e.whole_cfs_us;
+			whole_span(rt, t->cfs_rest ? cfs : NULL, &b, t, p);
 			p->phase_us = b.at[0] / 1000.0;
 			p->boundary_run_us = rt ? boundary_run_us(rt, &b, t->tick_us) : 0;
 		} else {
@@ -488,7 +532,7 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		 * RT in, not the span between throttle ends, which a fair server's slot (on its own,
 		 * longer period) moves off the period boundaries.
 		 */
-		if (p->kernel_grid && p->periods >= 2 && p->whole_us > 0) {
+		if (p->kernel_grid && p->whole_us > 0 && rt_metrics) {
 			json_add_double(rt_metrics, "cpu_share_periods", p->whole_rt_us / p->whole_us);
 			json_add_double(rt_metrics, "periods_span_s", p->whole_us / 1e6);
 			json_add_str(rt_metrics, "cpu_share_periods_from", "the kernel's period grid");
@@ -514,7 +558,7 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		if (p->cfs_sample_us > 0)
 			json_add_double(cfs_metrics, "cpu_sample_us", p->cfs_sample_us);
 	}
-	if (p->cfs_measured && cfs_metrics && p->kernel_grid && p->periods >= 2 && p->whole_us > 0) {
+	if (p->cfs_measured && cfs_metrics && p->kernel_grid && p->whole_us > 0) {
 		json_add_double(cfs_metrics, "cpu_share_periods", p->whole_cfs_us / p->whole_us);
 		json_add_double(cfs_metrics, "periods_span_s", p->whole_us / 1e6);
 		json_add_str(cfs_metrics, "cpu_share_periods_from", "the kernel's period grid");

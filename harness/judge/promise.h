@@ -74,7 +74,11 @@ struct promise {
 	bool rt_measured;		/* the RT task is a spinner whose timeline is known */
 	double phase_us, grid_step_us;	/* the grid judged: first boundary after the window start */
 	bool kernel_grid;		/* the kernel's own boundaries (grid_step_us 0), not a searched phase */
-	/* On the kernel's grid, over the whole periods judged: their length, RT's and the CFS task's CPU time */
+	/*
+	 * On the kernel's grid, the longest undisturbed span of whole periods that also holds whole
+	 * fair-server periods where the server acts: its length, RT's and the CFS task's CPU time
+	 * (0: no such span in the window).
+	 */
 	double whole_us, whole_rt_us, whole_cfs_us;
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
 	bool censoring;			/* disturbed periods were looked for (the kernel's grid, a tick list) */

@@ -594,3 +594,41 @@ TEST(promise_cfs_rest_counts_other_tasks_where_the_trace_placed_them)
 	others = NULL;
 	others_count = -1;
 }
+
+/*
+ * 475000/500000 beside a 50 ms/1 s fair server: the server's slot replaces RT's in every other
+ * period (RT 475, 450, 475, 450 ms). Over whole periods of both, after the server's first
+ * period (spent before the window, maybe), RT's share is 0.925; over the window's first 1 s
+ * alone it could be 0.95.
+ */
+TEST(promise_share_span_holds_whole_fair_server_periods)
+{
+	static const uint64_t at[] = { 500 * MS, 1000 * MS, 1500 * MS, 2000 * MS, 2500 * MS, 3000 * MS };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 3000 * MS;
+	runs(&sched, 0, 475 * MS, RT);
+	runs(&sched, 475 * MS, 500 * MS, CFS);
+	for (uint64_t k = 1; k < 6; k++) {
+		uint64_t rt = k % 2 ? 475 : 450;
+
+		runs(&sched, k * 500 * MS, (k * 500 + rt) * MS, RT);
+		runs(&sched, (k * 500 + rt) * MS, (k + 1) * 500 * MS, CFS);
+	}
+	kernel_bounds = at;
+	kernel_bound_count = 6;
+	judge(&sched, 475000, 500000, true, true, &o);
+	kernel_bounds = NULL;
+	kernel_bound_count = 0;
+	CHECK(o.p.whole_us >= 1000000 - 1 && fmod(o.p.whole_us + 1, 1000000) < 2, "span %.0f us", o.p.whole_us);
+	CHECK(fabs(o.p.whole_rt_us / o.p.whole_us - 0.925) < 0.002, "RT's share %.4f over %.0f us",
+	      o.p.whole_rt_us / o.p.whole_us, o.p.whole_us);
+	/* Without a fair server any run of whole periods will do: all five. */
+	kernel_bounds = at;
+	kernel_bound_count = 6;
+	judge(&sched, 475000, 500000, true, false, &o);
+	kernel_bounds = NULL;
+	kernel_bound_count = 0;
+	CHECK(fabs(o.p.whole_us - 2500000) < 2, "span without a server %.0f us", o.p.whole_us);
+}
