@@ -458,10 +458,16 @@ Q(cfs_rest_unheld)
  */
 Q(rt_period_top_unheld)
 {
-	bool found;
+	bool found, searched_found;
 	double periods = metric_at(JC->metrics[qc->task], "rt_periods", &found);
+	double searched = metric_at(JC->metrics[qc->task], "grid_searched", &searched_found);
 
-	*v = !found || periods < 1 || rt_period_floor_us(JC, qc->s, periods) < (double)JC->policy->runtime_us;
+	/*
+	 * A searched grid is laid to favour RT's budget, not on the kernel's boundaries, and with
+	 * no trace no disturbed period is left out: RT's fullest period there is no measure of it.
+	 */
+	*v = !found || periods < 1 || (searched_found && searched > 0) ||
+	     rt_period_floor_us(JC, qc->s, periods) < (double)JC->policy->runtime_us;
 	return true;
 }
 
@@ -593,7 +599,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(fair_server, "flag", "1 when a fair server serves a CFS task of the scenario on the measured CPU"),
 	QUANTITY(fs_runtime_us, "us", "the fair server's runtime (debugfs where readable, else the kernel's default)"),
 	QUANTITY(cfs_rest_unheld, "flag", "1 where the CFS task's rest of each RT period has no whole period of the kernel's in the window to be judged in (the timer fired at most once there)"),
-	QUANTITY(rt_period_top_unheld, "flag", "1 where the most RT ran in a whole period cannot be held to the runtime: no whole period in the window, or a fair server serving a CFS task may take more than the period less the runtime from every whole period (its slots missing the throttle's)"),
+	QUANTITY(rt_period_top_unheld, "flag", "1 where the most RT ran in a whole period cannot be held to the runtime: no whole period in the window, periods on a searched grid (no kernel grid from the trace), or a fair server serving a CFS task may take more than the period less the runtime from every whole period (its slots missing the throttle's)"),
 	QUANTITY(fs_period_us, "us", "the fair server's period (debugfs where readable, else the kernel's default)"),
 	QUANTITY(fs_periods_in_window, "count", "the window in fair-server periods (its promise is measured over two)"),
 	QUANTITY(fs_interleaves, "flag", "1 when the fair server may cut in between RT throttling's slots: counts, intervals and medians then follow how the phases meet"),

@@ -2041,3 +2041,22 @@ TEST(judge_a_late_firing_longer_than_the_slot_adds_a_period_to_the_wait_bound)
 	CHECK(fabs(short_late - on_time) < 1e-6, "20 ms late: %.0f, on time %.0f", short_late, on_time);
 	hog_case_unload();
 }
+
+/* RT's fullest period is judged on the kernel's grid only: a searched grid favours the budget. */
+TEST(judge_rt_period_top_needs_the_kernel_grid)
+{
+	double searched = -1, kernel = -1;
+
+	if (!hog_case_load())
+		return;
+	hog_case_judge(6, 12, 1, "default", 0, textbook_hog, textbook_victim);
+	hc.jc.metrics[0] = parse("{\"rt_periods\": 2, \"grid_searched\": 1}");
+	CHECK(judge_quantity(&hc.jc, "rt_period_top_unheld", &searched), "unheld");
+	json_object_put(hc.jc.metrics[0]);
+	hc.jc.metrics[0] = parse("{\"rt_periods\": 2, \"grid_searched\": 0}");
+	CHECK(judge_quantity(&hc.jc, "rt_period_top_unheld", &kernel), "unheld");
+	json_object_put(hc.jc.metrics[0]);
+	hc.jc.metrics[0] = NULL;
+	CHECK(searched == 1 && kernel == 0, "searched %g, kernel grid %g", searched, kernel);
+	hog_case_unload();
+}
