@@ -360,6 +360,15 @@ Q(share_tol)
  * and the VM took in the window (other tasks' only where the trace did not place it in each
  * period: others_unplaced_us).
  */
+/* A metric of the check's task, 0 where it has none. */
+static double task_metric_or_0(const struct judge_context *jc, int task, const char *name)
+{
+	bool found;
+	double v = metric_at(jc->metrics[task], name, &found);
+
+	return found ? v : 0;
+}
+
 /* What other tasks took in the window, unless the trace placed it in each period (the check task's others_placed). */
 static double others_unplaced(const struct judge_context *jc, int task)
 {
@@ -373,14 +382,11 @@ Q(others_unplaced_us) { *v = others_unplaced(JC, qc->task); return true; }
 
 Q(cfs_rest_tol)
 {
-	bool step_found, placed_found;
-	double step = metric_at(JC->metrics[qc->task], "cfs_grid_step_us", &step_found);
-	double placement = metric_at(JC->metrics[qc->task], "cfs_placement_us", &placed_found);
+	/* They come with the rest it bounds (cfs_period_min_us): without them there is nothing to judge. */
+	double step = task_metric_or_0(JC, qc->task, "cfs_grid_step_us");
+	double placement = task_metric_or_0(JC, qc->task, "cfs_placement_us");
 	double rest = (double)(JC->policy->period_us - JC->policy->runtime_us);
 
-	/* They come with the rest it bounds (cfs_period_min_us): without them there is nothing to judge. */
-	step = step_found ? step : 0;
-	placement = placed_found ? placement : 0;
 	*v = JC->model->tick_us + tick_late_judged(JC, qc->task) + step + placement + JC->noise->gap_max_us +
 	     timer_late_in_window_us(JC) + JC->noise->cpu_loss_share * rest + others_unplaced(JC, qc->task) + JC->steal_us;
 	return true;
@@ -394,11 +400,10 @@ Q(cfs_rest_tol)
  */
 Q(fs_rest_tol)
 {
-	bool step_found, placed_found;
-	double step = metric_at(JC->metrics[qc->task], "fs_grid_step_us", &step_found);
-	double placement = metric_at(JC->metrics[qc->task], "fs_placement_us", &placed_found);
+	double step = task_metric_or_0(JC, qc->task, "fs_grid_step_us");
+	double placement = task_metric_or_0(JC, qc->task, "fs_placement_us");
 
-	*v = JC->model->tick_us + (step_found ? step : 0) + (placed_found ? placement : 0) + JC->noise->gap_max_us +
+	*v = JC->model->tick_us + step + placement + JC->noise->gap_max_us +
 	     JC->noise->cpu_loss_share * (double)JC->model->fs_runtime_us + others_unplaced(JC, qc->task) + JC->steal_us;
 	return true;
 }
