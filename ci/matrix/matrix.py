@@ -207,6 +207,11 @@ def boot_kernel(label, vmlinuz, initrd, args, run_dir, entry):
         entry["guest"] = parse_facts(console.files["facts.txt"].decode("utf-8", "replace"))
     if "dmesg.txt" in console.files:
         entry["dmesg"] = console.files["dmesg.txt"].decode("utf-8", "replace").splitlines()[-40:]
+    if "record.tar.gz" in console.files:
+        # The window recordings of a run given --record /tmp/record: `rtthrottle judge` reads them.
+        with open(os.path.join(run_dir, f"{label}.record.tar.gz"), "wb") as f:
+            f.write(console.files["record.tar.gz"])
+        entry["record"] = f"{label}.record.tar.gz"
     if status == "ok":
         data = console.files.get("results.json")
         try:

@@ -183,6 +183,21 @@ _Static_assert(CHECK_RULE_MAX >= 200 + sizeof(((struct scenario_check *)0)->why)
 	       "a check's rule could be cut: raise CHECK_RULE_MAX");
 
 /*
+ * Why a task's metric was taken away (`<metric>_unmeasured`, e.g. every span it needs was
+ * censored), or NULL: then a check may fall back on its other metric.
+ */
+static const char *unmeasured_why(json_object *metrics, const char *metric)
+{
+	char key[80];
+	json_object *why;
+
+	snprintf(key, sizeof(key), "%s_unmeasured", metric);
+	if (!metrics || !json_object_object_get_ex(metrics, key, &why))
+		return NULL;
+	return json_object_get_string(why);
+}
+
+/*
  * The check's figures and, where found, pass or fail. `applies`: its condition holds, so
  * whether the pass could have failed is asked too (a check that does not apply is not judged).
  */
@@ -191,6 +206,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 {
 	struct lookup_ctx lc = { .jc = jc, .s = jc->scenario, .task = task };
 	char err[160] = "", regimes[96];
+	const char *unmeasured;
 	bool found;
 
 	memset(c, 0, sizeof(*c));
@@ -200,7 +216,8 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	c->kind = sc->kind;
 	c->tolerance_why = sc->tolerance_why;
 	c->measured = metric_at(jc->metrics[task], sc->metric, &found);
-	if (!found && sc->fallback[0]) {
+	unmeasured = found ? NULL : unmeasured_why(jc->metrics[task], sc->metric);
+	if (!found && !unmeasured && sc->fallback[0]) {
 		snprintf(c->metric, sizeof(c->metric), "%s", sc->fallback);
 		c->measured = metric_at(jc->metrics[task], sc->fallback, &found);
 	}
@@ -225,6 +242,8 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	snprintf(c->rule, sizeof(c->rule), "%s%s%s [expect %s, tolerance %s; %s; regimes %s]", sc->why,
 		 sc->why[0] ? "; " : "", jc->limiter->why, sc->expect, sc->tolerance, regime_name(jc->limiter->regime),
 		 regime_mask_names(sc->regimes, regimes, sizeof(regimes)));
+	if (unmeasured)
+		snprintf(c->rule, sizeof(c->rule), "not measured: %.300s", unmeasured);
 	if (!found)
 		return;
 	switch (c->kind) {

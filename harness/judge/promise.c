@@ -210,18 +210,46 @@ static int64_t gcd64(int64_t a, int64_t b)
 }
 
 /*
+ * The longest span [*from, *to] of the kernel's periods that is a whole number of `unit_us`
+ * and starts at `earliest` or later; `undisturbed`: touching no span the trace saw disturbed.
+ * Returns its length in us (0: none).
+ */
+static double longest_whole(const struct bounds *b, const struct promise_terms *t, int64_t unit_us, uint64_t earliest,
+			    bool undisturbed, int *from, int *to)
+{
+	double best = 0;
+
+	*from = *to = -1;
+	for (int i = 0; i + 1 < b->n; i++)
+		for (int j = b->n - 1; j > i && b->at[i] + (uint64_t)(t->tick_us * 1000) >= earliest; j--) {
+			double span = (double)(b->at[j] - b->at[i]) / 1000.0, units = round(span / (double)unit_us);
+
+			if (span <= best || units < 1 || fabs(span - units * (double)unit_us) > t->tick_us ||
+			    (undisturbed && t->disturbed_count > 0 &&
+			     disturbed_us(t->disturbed, t->disturbed_count, b->at[i], b->at[j]) > 0))
+				continue;
+			best = span;
+			*from = i;
+			*to = j;
+			break;
+		}
+	return best;
+}
+
+/*
  * The longest span of the kernel's periods, undisturbed, that also holds whole periods of the
  * fair server where it acts: a share is only the limits' over such a span (over three 50 ms
  * periods a 1 s server's slot falls in or not). Into p->whole_*; none (0) when the window has
- * no such span of at least two periods.
+ * no such span of at least two periods, and p->whole_disturbed when it has one only where the
+ * trace saw the machine disturb it.
  */
 static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
 		       const struct promise_terms *t, struct promise *p)
 {
 	int64_t unit_us = t->period_us;
 	uint64_t earliest = 0;
-	double best = 0;
-	int from = -1, to = -1;
+	double best;
+	int from, to;
 
 	/* The server's period straddling the window start may have been spent before it: after it only. */
 	if (t->fair_server && t->fs_period_us > 0) {
@@ -229,21 +257,11 @@ static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline 
 		earliest = (uint64_t)t->fs_period_us * 1000;
 	}
 	p->whole_us = p->whole_rt_us = p->whole_cfs_us = 0;
-	for (int i = 0; i + 1 < b->n; i++)
-		for (int j = b->n - 1; j > i && b->at[i] + (uint64_t)(t->tick_us * 1000) >= earliest; j--) {
-			double span = (double)(b->at[j] - b->at[i]) / 1000.0, units = round(span / (double)unit_us);
-
-			if (span <= best || units < 1 || fabs(span - units * (double)unit_us) > t->tick_us ||
-			    (t->disturbed_count > 0 &&
-			     disturbed_us(t->disturbed, t->disturbed_count, b->at[i], b->at[j]) > 0))
-				continue;
-			best = span;
-			from = i;
-			to = j;
-			break;
-		}
-	if (from < 0 || to - from < 2)
+	best = longest_whole(b, t, unit_us, earliest, true, &from, &to);
+	if (from < 0 || to - from < 2) {
+		p->whole_disturbed = longest_whole(b, t, unit_us, earliest, false, &from, &to) > 0 && to - from >= 2;
 		return;
+	}
 	p->whole_us = best;
 	p->whole_rt_us = rt ? cpu_timeline_between(rt, b->at[from], b->at[to]) / 1000.0 : 0;
 	p->whole_cfs_us = cfs ? cpu_timeline_between(cfs, b->at[from], b->at[to]) / 1000.0 : 0;
@@ -513,9 +531,46 @@ void promise_measure(const struct promise_terms *t, const struct cpu_timeline *r
 	}
 }
 
+/*
+ * A figure the censored periods took away: its stand-in (the share between the task's own
+ * throttle ends, say) is dropped too, and `<metric>_unmeasured` says why, so no check falls
+ * back on a span the trace saw disturbed.
+ */
+static void censored_away(json_object *metrics, const char *metric, const struct promise *p, const char *what)
+{
+	char key[80], why[200];
+
+	if (!metrics)
+		return;
+	json_object_object_del(metrics, metric);
+	snprintf(key, sizeof(key), "%s_unmeasured", metric);
+	snprintf(why, sizeof(why), "censored: %s touches a period the trace saw disturbed (%d left out)", what,
+		 p->censored);
+	json_add_str(metrics, key, why);
+}
+
+/*
+ * Whether the task's own span of periods (between its throttle ends, metrics.c: the stand-in
+ * where the kernel's grid holds no whole span) touches a period the trace saw disturbed.
+ */
+static bool own_span_disturbed(const struct promise_terms *t, json_object *metrics)
+{
+	json_object *from, *span;
+	uint64_t at;
+
+	if (!metrics || t->disturbed_count <= 0 || !json_object_object_get_ex(metrics, "periods_from_s", &from) ||
+	    !json_object_object_get_ex(metrics, "periods_span_s", &span))
+		return false;
+	at = (uint64_t)(json_object_get_double(from) * 1e9);
+	return disturbed_us(t->disturbed, t->disturbed_count, at, at + (uint64_t)(json_object_get_double(span) * 1e9)) > 0;
+}
+
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
 			 json_object *cfs_metrics)
 {
+	bool share_censored = p->kernel_grid && p->whole_us <= 0 &&
+			      (p->whole_disturbed || own_span_disturbed(t, rt_metrics) || own_span_disturbed(t, cfs_metrics));
+
 	/*
 	 * Only what was measured over at least one whole period, or on the kernel's grid a part
 	 * one: no check judges a placeholder.
@@ -526,7 +581,10 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		/* A floor on the most RT got needs a whole period. */
 		if (p->periods)
 			json_add_double(rt_metrics, "rt_period_top_us", p->rt_period_top_us);
-		json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
+		if (isfinite(p->rt_budget_excess_us))
+			json_add_double(rt_metrics, "rt_budget_excess_us", p->rt_budget_excess_us);
+		else if (p->censored)
+			censored_away(rt_metrics, "rt_budget_excess_us", p, "every period, whole or part,");
 		/*
 		 * The share over whole periods, on the kernel's grid: the periods the kernel refilled
 		 * RT in, not the span between throttle ends, which a fair server's slot (on its own,
@@ -536,6 +594,10 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 			json_add_double(rt_metrics, "cpu_share_periods", p->whole_rt_us / p->whole_us);
 			json_add_double(rt_metrics, "periods_span_s", p->whole_us / 1e6);
 			json_add_str(rt_metrics, "cpu_share_periods_from", "the kernel's period grid");
+		} else if (share_censored) {
+			censored_away(rt_metrics, "cpu_share_periods", p, "the span of periods it is taken over");
+			json_object_object_del(rt_metrics, "periods_span_s");
+			json_object_object_del(rt_metrics, "periods_from_s");
 		}
 		json_add_double(rt_metrics, "grid_phase_us", p->phase_us);
 		json_add_double(rt_metrics, "grid_step_us", p->grid_step_us);
@@ -562,6 +624,10 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(cfs_metrics, "cpu_share_periods", p->whole_cfs_us / p->whole_us);
 		json_add_double(cfs_metrics, "periods_span_s", p->whole_us / 1e6);
 		json_add_str(cfs_metrics, "cpu_share_periods_from", "the kernel's period grid");
+	} else if (share_censored && p->cfs_timeline && cfs_metrics) {
+		censored_away(cfs_metrics, "cpu_share_periods", p, "the span of periods it is taken over");
+		json_object_object_del(cfs_metrics, "periods_span_s");
+		json_object_object_del(cfs_metrics, "periods_from_s");
 	}
 	/* How many whole periods the CFS task's rest was judged over (0: none on the kernel's grid). */
 	if (t->rt_limit && t->cfs_rest && cfs_metrics && p->cfs_timeline)

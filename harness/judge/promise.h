@@ -80,6 +80,8 @@ struct promise {
 	 * (0: no such span in the window).
 	 */
 	double whole_us, whole_rt_us, whole_cfs_us;
+	/* The window holds such a span, but each one touches a period the trace saw disturbed. */
+	bool whole_disturbed;
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
 	bool censoring;			/* disturbed periods were looked for (the kernel's grid, a tick list) */
 	int censored;			/* periods left out, whole or part */

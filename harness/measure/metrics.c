@@ -114,6 +114,7 @@ static void victim_whole_periods(const struct task_record *rec, double threshold
 		uint64_t span = last->start_ns - first->start_ns;
 
 		m->periods_span_s = span / 1e9;
+		m->periods_from_s = first->start_ns / 1e9;
 		m->cpu_share_periods = (double)(last->cpu_ns - first->cpu_ns) / (double)span;
 	}
 }
@@ -187,13 +188,14 @@ static void throttle_stats(const struct task_record *rec, double threshold_us, c
 	m->throttle_gap_median_us = median(lens, k_lens);
 	m->throttle_interval_us = median(intervals, k);
 	m->throttle_cycle_cpu_us = median(cycles, k);
-	m->cpu_share_periods = m->periods_span_s = 0;
+	m->cpu_share_periods = m->periods_span_s = m->periods_from_s = 0;
 	if (rec->config.role == ROLE_VICTIM) {
 		victim_whole_periods(rec, threshold_us, rt_witness, m);
 	} else if (n >= 2) {
 		uint64_t span = last->start_ns + last->len_ns - first->start_ns - first->len_ns;
 
 		m->periods_span_s = span / 1e9;
+		m->periods_from_s = (first->start_ns + first->len_ns) / 1e9;
 		m->cpu_share_periods = (double)(last->cpu_ns - first->cpu_ns) / (double)span;
 	}
 }
@@ -352,6 +354,7 @@ static void spinner_json(json_object *obj, const struct task_record *rec, const 
 	if (m->periods_span_s > 0) {
 		json_add_double(obj, "cpu_share_periods", m->cpu_share_periods);
 		json_add_double(obj, "periods_span_s", m->periods_span_s);
+		json_add_double(obj, "periods_from_s", m->periods_from_s);
 	}
 	json_add_int64(obj, "loops", m->loops);
 	json_add_double(obj, "loop_ns", m->loop_ns);

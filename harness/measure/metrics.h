@@ -30,6 +30,7 @@ struct task_metrics {
 	/* Median CPU time between consecutive throttle gap ends: the runtime RT got per cycle. */
 	double throttle_cycle_cpu_us;
 	double periods_span_s;
+	double periods_from_s;	/* where that span starts, from the window start */
 	double throttle_gap_median_us;
 	double throttle_threshold_us;
 	double loop_ns;		/* mean cost of one measuring step */

@@ -147,9 +147,12 @@ def judged_or_hollow(res):
     # period of the window (promise.censored), so no figure of it was kept. Not a pass either.
     promise = res.get("promise") or {}
     all_censored = promise.get("periods") == 0 and (promise.get("censored") or {}).get("periods", 0) >= 1
+    # A figure whose every span touched a disturbed period is taken away and says so (censored).
+    censored = (promise.get("censored") or {}).get("periods", 0) >= 1
     hollow = [c for c in res["checks"] if c["verdict"] not in ("pass", "not-applicable") and
               not c["rule"].startswith("not measured: no trace") and
-              not (all_censored and c["verdict"] == "not-measured" and c["metric"].startswith("rt_"))]
+              not (all_censored and c["verdict"] == "not-measured" and c["metric"].startswith("rt_")) and
+              not (censored and c["verdict"] == "not-measured" and c["rule"].startswith("not measured: censored:"))]
     for c in hollow:
         assert c["verdict"] == "unjudged" and c["tolerance"] >= c["detects"] > 0, c
     return [f"{c['task']}.{c['metric']}" for c in hollow]

@@ -9,6 +9,8 @@
 #include "unit.h"
 #include "unit_schedule.h"
 
+#include <json-c/json.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,4 +633,53 @@ TEST(promise_share_span_holds_whole_fair_server_periods)
 	kernel_bounds = NULL;
 	kernel_bound_count = 0;
 	CHECK(fabs(o.p.whole_us - 2500000) < 2, "span without a server %.0f us", o.p.whole_us);
+}
+
+/*
+ * Every period of a 3 s window on a 1 s grid touched a span the trace saw the machine hold the
+ * tick back in. The share between the hog's own throttle ends (metrics.c's stand-in where the
+ * grid holds no whole span) crosses the disturbed span: it is taken away and says why, so no
+ * check judges it. A stand-in span clear of the disturbance stays.
+ */
+TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
+{
+	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
+	static const struct disturbance held[] = { { 200 * MS, 204 * MS, 3000 }, { 1440 * MS, 1454 * MS, 10000 },
+						   { 2000 * MS, 2004 * MS, 2000 } };
+	struct outcome o;
+	json_object *rt = json_object_new_object(), *cfs = json_object_new_object(), *why;
+
+	classic(&sched, 3000 * MS, 500 * MS, 1000 * MS, 950 * MS);
+	disturbed = held;
+	disturbed_count = 3;
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &o);
+	CHECK(o.p.periods == 0 && o.p.whole_us == 0 && o.p.censored >= 2, "all censored: %d judged, %d left out",
+	      o.p.periods, o.p.censored);
+	json_object_object_add(rt, "cpu_share_periods", json_object_new_double(0.486));
+	json_object_object_add(rt, "periods_from_s", json_object_new_double(1.45));
+	json_object_object_add(rt, "periods_span_s", json_object_new_double(1.0));
+	promise_add_metrics(&o.t, &o.p, rt, cfs);
+	CHECK(!json_object_object_get_ex(rt, "cpu_share_periods", NULL) &&
+	      json_object_object_get_ex(rt, "cpu_share_periods_unmeasured", &why) &&
+	      strstr(json_object_get_string(why), "censored"), "stand-in taken away: %s", json_object_to_json_string(rt));
+	CHECK(!json_object_object_get_ex(rt, "rt_budget_excess_us", NULL) ||
+	      isfinite(json_object_get_double(json_object_object_get(rt, "rt_budget_excess_us"))),
+	      "no placeholder excess: %s", json_object_to_json_string(rt));
+	json_object_put(rt);
+	json_object_put(cfs);
+	/* With one whole period (no span of two to take) the stand-in over an undisturbed span stays. */
+	disturbed = held;
+	disturbed_count = 1;
+	rt = json_object_new_object();
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	json_object_object_add(rt, "cpu_share_periods", json_object_new_double(0.95));
+	json_object_object_add(rt, "periods_from_s", json_object_new_double(0.45));
+	json_object_object_add(rt, "periods_span_s", json_object_new_double(1.0));
+	promise_add_metrics(&o.t, &o.p, rt, NULL);
+	CHECK(json_object_object_get_ex(rt, "cpu_share_periods", NULL) &&
+	      !json_object_object_get_ex(rt, "cpu_share_periods_unmeasured", NULL), "kept: %s",
+	      json_object_to_json_string(rt));
+	json_object_put(rt);
+	disturbed = NULL;
+	disturbed_count = -1;
 }
