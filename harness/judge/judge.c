@@ -231,7 +231,9 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 
 		c->was_measured = false;
 		/* A check on the trace's figures in a result without a trace: say why there is none. */
-		if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason)) {
+		if (unmeasured) {
+			snprintf(c->rule, sizeof(c->rule), "not measured: %.300s", unmeasured);
+		} else if (strstr(err, "trace.") && json_object_object_get_ex(jc->trace, "reason", &reason)) {
 			c->no_trace = true;
 			snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%.200s)", json_object_get_string(reason));
 		}

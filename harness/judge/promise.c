@@ -137,15 +137,29 @@ static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint
 	return cpu_timeline_between(rt, at - tick_ns, at) / 1000.0;
 }
 
-/* The most a witness saw the machine hold the tick back in [from, to): 0 when nothing. */
-static double disturbed_us(const struct disturbance *d, int n, uint64_t from, uint64_t to)
+/*
+ * The most a witness saw the machine hold the tick back in [from, to), when it reached the
+ * censoring threshold `from_us`; 0 when nothing did.
+ */
+static double disturbed_us(const struct disturbance *d, int n, double from_us, uint64_t from, uint64_t to)
 {
 	double worst = 0;
 
 	for (int i = 0; i < n; i++)
-		if (d[i].from_ns < to && d[i].to_ns > from)
+		if (d[i].from_ns < to && d[i].to_ns > from && d[i].late_us >= from_us)
 			worst = fmax(worst, d[i].late_us);
 	return worst;
+}
+
+/* What the listed holds below the censoring threshold took in [from, to): a clean span's. */
+static double held_us(const struct promise_terms *t, uint64_t from, uint64_t to)
+{
+	double sum = 0;
+
+	for (int i = 0; t->disturbed && i < t->disturbed_count; i++)
+		if (t->disturbed[i].from_ns < to && t->disturbed[i].to_ns > from)
+			sum += t->disturbed[i].late_us;
+	return sum;
 }
 
 /*
@@ -178,7 +192,7 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 		if (!b->n || from >= to || (!whole && !partial))
 			continue;
 		/* A period the machine held the CPU in is left out: no run of periods spans it. */
-		late = disturbed_us(dist, ndist, from, to);
+		late = disturbed_us(dist, ndist, t ? t->disturbed_from_us : 0, from, to);
 		if (late > 0) {
 			run = 0;
 			if (e->censored < CENSORED_LISTED)
@@ -226,7 +240,7 @@ static double longest_whole(const struct bounds *b, const struct promise_terms *
 
 			if (span <= best || units < 1 || fabs(span - units * (double)unit_us) > t->tick_us ||
 			    (undisturbed && t->disturbed_count > 0 &&
-			     disturbed_us(t->disturbed, t->disturbed_count, b->at[i], b->at[j]) > 0))
+			     disturbed_us(t->disturbed, t->disturbed_count, t->disturbed_from_us, b->at[i], b->at[j]) > 0))
 				continue;
 			best = span;
 			*from = i;
@@ -256,13 +270,14 @@ static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline 
 		unit_us = t->period_us / gcd64(t->period_us, t->fs_period_us) * t->fs_period_us;
 		earliest = (uint64_t)t->fs_period_us * 1000;
 	}
-	p->whole_us = p->whole_rt_us = p->whole_cfs_us = 0;
+	p->whole_us = p->whole_rt_us = p->whole_cfs_us = p->whole_held_us = 0;
 	best = longest_whole(b, t, unit_us, earliest, true, &from, &to);
 	if (from < 0 || to - from < 2) {
 		p->whole_disturbed = longest_whole(b, t, unit_us, earliest, false, &from, &to) > 0 && to - from >= 2;
 		return;
 	}
 	p->whole_us = best;
+	p->whole_held_us = held_us(t, b->at[from], b->at[to]);
 	p->whole_rt_us = rt ? cpu_timeline_between(rt, b->at[from], b->at[to]) / 1000.0 : 0;
 	p->whole_cfs_us = cfs ? cpu_timeline_between(cfs, b->at[from], b->at[to]) / 1000.0 : 0;
 }
@@ -553,16 +568,73 @@ static void censored_away(json_object *metrics, const char *metric, const struct
  * Whether the task's own span of periods (between its throttle ends, metrics.c: the stand-in
  * where the kernel's grid holds no whole span) touches a period the trace saw disturbed.
  */
-static bool own_span_disturbed(const struct promise_terms *t, json_object *metrics)
+static bool own_span(json_object *metrics, uint64_t *from, uint64_t *to)
 {
-	json_object *from, *span;
-	uint64_t at;
+	json_object *at, *span;
 
-	if (!metrics || t->disturbed_count <= 0 || !json_object_object_get_ex(metrics, "periods_from_s", &from) ||
+	if (!metrics || !json_object_object_get_ex(metrics, "periods_from_s", &at) ||
 	    !json_object_object_get_ex(metrics, "periods_span_s", &span))
 		return false;
-	at = (uint64_t)(json_object_get_double(from) * 1e9);
-	return disturbed_us(t->disturbed, t->disturbed_count, at, at + (uint64_t)(json_object_get_double(span) * 1e9)) > 0;
+	*from = (uint64_t)(json_object_get_double(at) * 1e9);
+	*to = *from + (uint64_t)(json_object_get_double(span) * 1e9);
+	return true;
+}
+
+static bool own_span_disturbed(const struct promise_terms *t, json_object *metrics)
+{
+	uint64_t from, to;
+
+	return t->disturbed_count > 0 && own_span(metrics, &from, &to) &&
+	       disturbed_us(t->disturbed, t->disturbed_count, t->disturbed_from_us, from, to) > 0;
+}
+
+/* The holds below the threshold in a share's span: its tolerance allows what they took. */
+static void add_held(const struct promise_terms *t, const struct promise *p, json_object *metrics)
+{
+	uint64_t from, to;
+
+	if (!metrics || !json_object_object_get_ex(metrics, "cpu_share_periods", NULL))
+		return;
+	if (p->kernel_grid && p->whole_us > 0)
+		json_add_double(metrics, "periods_held_us", p->whole_held_us);
+	else if (t->disturbed_count > 0 && own_span(metrics, &from, &to))
+		json_add_double(metrics, "periods_held_us", held_us(t, from, to));
+}
+
+/*
+ * The lowest censoring threshold (how late a held-back tick must be to leave its period out)
+ * that keeps the window judged: at least half its periods, and a span of whole periods where
+ * the window holds one. An emulator holds the tick back 0.5-4 ms several times a second: a
+ * 1 ms hold in a 1 s period is judged (the threshold enters the tolerances as
+ * tick_late_judged_us, and a share's span allows its shorter holds, periods_held_us) rather
+ * than every period censored.
+ */
+void promise_measure_censored(struct promise_terms *terms, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
+			      const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps,
+			      double throttle_threshold_us, json_object *rt_metrics, json_object *cfs_metrics,
+			      struct promise *out)
+{
+	const double most = terms->tick_us / 2, steps[] = { 1000, 2000, most };
+	double ladder[4] = { terms->disturbed_from_us };
+	size_t n = 1;
+
+	/*
+	 * Ascending, above the listing threshold, at most half a tick (a budget over two periods
+	 * allows a tick and the threshold: past half a tick it would allow the two ticks an
+	 * overrun in each period is); only where something was listed.
+	 */
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && terms->disturbed_count > 0; i++)
+		if (steps[i] > ladder[n - 1] && steps[i] <= most)
+			ladder[n++] = steps[i];
+	for (size_t i = 0; i < n; i++) {
+		terms->disturbed_from_us = ladder[i];
+		promise_measure(terms, rt, cfs, rt_gaps, cfs_gaps, throttle_threshold_us, out);
+		if (i + 1 == n || (!out->whole_disturbed && out->periods * 2 >= out->periods + out->censored &&
+				   !(out->kernel_grid && out->whole_us <= 0 &&
+				     (own_span_disturbed(terms, rt_metrics) || own_span_disturbed(terms, cfs_metrics)))))
+			return;
+		promise_release(out);
+	}
 }
 
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
@@ -615,6 +687,14 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		if (p->rt_sample_us > 0)
 			json_add_double(rt_metrics, "cpu_sample_us", p->rt_sample_us);
 	}
+	/* Every period the checks could judge was censored: say so, so no check reads a blank. */
+	if (t->rt_limit && p->rt_measured && !p->periods && !(p->kernel_grid && t->partial_periods) && p->censored &&
+	    rt_metrics) {
+		censored_away(rt_metrics, "rt_budget_excess_us", p, "every whole period");
+		censored_away(rt_metrics, "rt_period_top_us", p, "every whole period");
+	}
+	if (t->rt_limit && t->cfs_rest && p->cfs_timeline && !p->periods && p->censored && cfs_metrics)
+		censored_away(cfs_metrics, "cfs_period_min_us", p, "every whole period");
 	if ((p->cfs_measured || p->fs_periods) && cfs_metrics) {
 		json_add_double(cfs_metrics, "stall_max_us", p->stall_max_us);
 		if (p->cfs_sample_us > 0)
@@ -650,6 +730,8 @@ void promise_add_metrics(const struct promise_terms *t, const struct promise *p,
 		json_add_double(cfs_metrics, "fs_grid_step_us", p->fs_grid_step_us);
 		json_add_double(cfs_metrics, "fs_placement_us", p->fs_placement_us);
 	}
+	add_held(t, p, rt_metrics);
+	add_held(t, p, cfs_metrics);
 }
 
 void promise_release(struct promise *p)

@@ -51,9 +51,10 @@ struct promise_terms {
 	bool partial_periods;
 	char grid_why[200];	/* where the grid came from, or why it was searched */
 	/*
-	 * On the kernel's grid: spans the trace's tick saw the machine hold the CPU (held back by
-	 * disturbed_from_us or more); a period touching one is censored, left out with its reason,
-	 * and the rest are judged at the model's tolerance. disturbed_count < 0: not known.
+	 * On the kernel's grid: spans the trace's tick saw the machine hold the CPU. A period
+	 * touching one held back disturbed_from_us or more is censored, left out with its reason,
+	 * and the rest are judged at the model's tolerance; the shorter holds in a share's span
+	 * are its periods_held_us. disturbed_count < 0: not known.
 	 */
 	const struct disturbance *disturbed;
 	int disturbed_count;
@@ -80,6 +81,8 @@ struct promise {
 	 * (0: no such span in the window).
 	 */
 	double whole_us, whole_rt_us, whole_cfs_us;
+	/* What the trace saw the machine hold the tick back in that span, each time below the threshold. */
+	double whole_held_us;
 	/* The window holds such a span, but each one touches a period the trace saw disturbed. */
 	bool whole_disturbed;
 	double boundary_run_us;		/* the most RT ran in the tick before a kernel boundary */
@@ -135,6 +138,17 @@ void promise_terms_for(const struct kernel_model *km, const struct limiter *l, i
 void promise_measure(const struct promise_terms *t, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
 		     const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps, double throttle_threshold_us,
 		     struct promise *out);
+/*
+ * promise_measure with the lowest censoring threshold, from terms->disturbed_from_us (the
+ * trace's listing threshold) up to half a tick, that keeps at least half the window's periods and
+ * a span of whole periods where it holds one (else the metrics' own span between throttle
+ * ends, undisturbed); terms->disturbed_from_us is left at it.
+ */
+void promise_measure_censored(struct promise_terms *terms, const struct cpu_timeline *rt, const struct cpu_timeline *cfs,
+			      const struct gap_stats *rt_gaps, const struct gap_stats *cfs_gaps,
+			      double throttle_threshold_us, json_object *rt_metrics, json_object *cfs_metrics,
+			      struct promise *out);
+
 /* Adds the figures as metrics of the RT and the CFS task, so checks can name them. */
 void promise_add_metrics(const struct promise_terms *t, const struct promise *p, json_object *rt_metrics,
 			 json_object *cfs_metrics);

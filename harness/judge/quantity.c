@@ -45,12 +45,25 @@ double task_param_in_force(const struct judge_context *jc, const struct scenario
 
 /*
  * CPU time other tasks took on the measured CPU during the window (they share CFS's rest with
- * the victim); where the kernel does not report it, the noise floor's wall-time loss over the
- * window.
+ * the victim): the kernel's account (cpuacct), else what the trace saw them run there, else
+ * the noise floor's wall-time loss over the window.
  */
+static bool others_measured(const struct judge_context *jc, double *us)
+{
+	bool found;
+
+	*us = jc->others_us;
+	if (*us >= 0)
+		return true;
+	*us = metric_at(jc->trace, "others.total_us", &found);
+	return found && *us >= 0;
+}
+
 static double others_in_window_us(const struct judge_context *jc)
 {
-	return jc->others_us >= 0 ? jc->others_us : jc->noise->loss_share * jc->window_s * 1e6;
+	double us;
+
+	return others_measured(jc, &us) ? us : jc->noise->loss_share * jc->window_s * 1e6;
 }
 
 /*
@@ -333,6 +346,15 @@ static double others_taking(const struct judge_context *jc, const struct quantit
 	return others_in_window_us(jc);
 }
 
+/* A metric of the check's task, 0 where it has none. */
+static double task_metric_or_0(const struct judge_context *jc, int task, const char *name)
+{
+	bool found;
+	double v = metric_at(jc->metrics[task], name, &found);
+
+	return found ? v : 0;
+}
+
 Q(share_tol)
 {
 	bool found;
@@ -345,7 +367,7 @@ Q(share_tol)
 	 */
 	if (qc->used_metric && strstr(qc->used_metric, "_periods") && found && span > 0)
 		*v = JC->noise->cpu_loss_share + (JC->steal_us + others_taking(JC, qc)) / fmin(span * 1e6, WINDOW_US) +
-		     0.002 + 2 * JC->model->tick_us / (span * 1e6);
+		     0.002 + (2 * JC->model->tick_us + task_metric_or_0(JC, qc->task, "periods_held_us")) / (span * 1e6);
 	else
 		*v = window_share_tol(JC);
 	*v += LIM->share_band;
@@ -360,15 +382,6 @@ Q(share_tol)
  * and the VM took in the window (other tasks' only where the trace did not place it in each
  * period: others_unplaced_us).
  */
-/* A metric of the check's task, 0 where it has none. */
-static double task_metric_or_0(const struct judge_context *jc, int task, const char *name)
-{
-	bool found;
-	double v = metric_at(jc->metrics[task], name, &found);
-
-	return found ? v : 0;
-}
-
 /* What other tasks took in the window, unless the trace placed it in each period (the check task's others_placed). */
 static double others_unplaced(const struct judge_context *jc, int task)
 {
@@ -492,7 +505,13 @@ Q(few_intervals)
 
 Q(others_us) { *v = others_in_window_us(JC); return true; }
 /* Where cpuacct is missing others_us is the noise floor's wall loss: a bound, not a measurement. */
-Q(others_unmeasured_us) { *v = JC->others_us >= 0 ? 0 : others_in_window_us(JC); return true; }
+Q(others_unmeasured_us)
+{
+	double us;
+
+	*v = others_measured(JC, &us) ? 0 : others_in_window_us(JC);
+	return true;
+}
 
 /*
  * A fair server runs above RT: what other CFS tasks took on the CPU in the window, served by
@@ -590,12 +609,12 @@ static const struct quantity_info table[] = {
 	QUANTITY(idle_at_start_us, "us", "how late the timer interrupt came that was to wake the measured CPU's hog or victim at the window's start while the CPU idled (trace.idle_at_start_us: its first timer interrupt from the start, at most the idle time): the machine's lateness, not the scheduler's; in share_tol and stall_us; 0 when not traced"),
 	QUANTITY(held_back_jobs, "count", "jobs of the check's periodic task that timer interrupts held back for tick_late_us (plus the tick they were due in) could keep waiting a throttle gap (throttle_gap_us) or longer, the first the whole span, each next a period less its CPU time (job_cpu_us) less: floor((tick_late_us + tick_us - throttle_gap_us) / (period_us - job_cpu_us)) + 1, 0 when the span is shorter"),
 	QUANTITY(tick_late_us, "us", "how late the measured CPU got a timer interrupt while it ran tasks: its tick's longest gap less a tick (trace.tick.late_max_us), which no scheduling decision lengthens; 0 when not traced"),
-	QUANTITY(tick_late_judged_us, "us", "tick_late_us in the periods judged: where the periods the trace saw the tick held back 0.5 ms or more in were left out (censored), at most that"),
+	QUANTITY(tick_late_judged_us, "us", "tick_late_us in the periods judged: the censoring threshold, from the trace's listing threshold (0.5 ms) up to half a tick, the lowest that keeps half the window's periods; periods the trace saw the tick held back that much or more in were left out"),
 	QUANTITY(timer_late_us, "us", "how late the machine delivered an RT period timer firing in the window with a neighbour on time and none half as late or more (trace.rt_timer.late_max_us); 0 when not traced"),
 	QUANTITY(cfs_rest_tol, "us", "how far CFS's rest of a period may fall short: tick_us + tick_late_judged_us + the check task's cfs_grid_step_us and cfs_placement_us + noise_gap_max_us + timer_late_us + noise_loss x (period - runtime) + others_unplaced_us + steal_us"),
 	QUANTITY(fs_rest_tol, "us", "how far the CFS tasks' time in a fair-server period may fall short of its runtime: tick_us + the check task's fs_grid_step_us and fs_placement_us + noise_gap_max_us + noise_loss x fs_runtime_us + others_unplaced_us + steal_us"),
 	QUANTITY(others_unplaced_us, "us", "others_us, or 0 where the trace placed other tasks' time in each period (the check task's others_placed: each period's CFS figure holds it)"),
-	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time (an RT task's: only other RT tasks', where the trace told them apart) + rounding + 2 ticks over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
+	QUANTITY(share_tol, "ratio", "noise loss of the CPU clock + steal and others' time (an RT task's: only other RT tasks', where the trace told them apart) + rounding + 2 ticks and the ticks the trace saw held back below the censoring threshold (periods_held_us) over the span (over a window in arbitrary phase also two slots) + share_band; tolerance \"share\""),
 	QUANTITY(noise_gap_max_us, "us", "the noise floor's longest gap"),
 	QUANTITY(noise_loss, "ratio", "the share of its CPU clock the noise floor lost"),
 	QUANTITY(noise_loss_wall, "ratio", "the share of wall time the noise floor lost in gaps (charged to an RT task, it spends RT runtime)"),
@@ -611,8 +630,8 @@ static const struct quantity_info table[] = {
 	QUANTITY(tick_coarse, "flag", "1 when the slot or the RT run is under four ticks: gaps and counts follow the tick's phase"),
 	QUANTITY(cfs_wait_bound_us, "us", "the longest CFS wait RT throttling allows: two RT runs back to back, plus a period per slot a tick (or a late firing the trace saw: timer_late_us) outlasts"),
 	QUANTITY(few_intervals, "flag", "1 when fewer than two throttles can end inside the window"),
-	QUANTITY(others_us, "us", "CPU time other tasks took on the measured CPU in the window (cpuacct at both edges less the window's tasks'; else the noise floor's wall loss)"),
-	QUANTITY(others_unmeasured_us, "us", "0 where cpuacct measured others_us; else others_us (the noise floor's wall loss, at most what other tasks took: an expectation centred on half of it, with half of it in the tolerance, spans both ends)"),
+	QUANTITY(others_us, "us", "CPU time other tasks took on the measured CPU in the window (cpuacct at both edges less the window's tasks'; else what the trace saw them run there, trace.others.total_us; else the noise floor's wall loss)"),
+	QUANTITY(others_unmeasured_us, "us", "0 where cpuacct or the trace measured others_us; else others_us (the noise floor's wall loss, at most what other tasks took: an expectation centred on half of it, with half of it in the tolerance, spans both ends)"),
 	QUANTITY(fs_others_us, "us", "with a fair server, others_us up to its runtime (what an RT task above the hog may have waited in one piece); else 0"),
 	CGROUP_QUANTITY(cgroup_rt_share, "ratio", "the check's task's cgroup RT budget: rt_runtime_us / rt_period_us"),
 	CGROUP_QUANTITY(cgroup_rt_runtime_us, "us", "the check's task's cgroup rt_runtime_us"),

@@ -736,8 +736,10 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->others = others;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
 		terms->partial_periods = !s->lead_in_count;
-		promise_measure(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL, with_rt ? &ctx->shm->task[hog].gaps : NULL,
-				with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG), out);
+		promise_measure_censored(terms, with_rt ? rt : NULL, with_cfs ? cfs : NULL,
+					 with_rt ? &ctx->shm->task[hog].gaps : NULL,
+					 with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG),
+					 with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL, out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
 		terms->kernel_bounds_ns = NULL;
 		terms->disturbed = NULL;

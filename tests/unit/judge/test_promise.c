@@ -683,3 +683,41 @@ TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
 	disturbed = NULL;
 	disturbed_count = -1;
 }
+
+/*
+ * An emulator holds the tick back 1.3 ms once in every 1 s period: at the trace's listing
+ * threshold (0.5 ms) every period is censored and nothing is judged. The censoring threshold
+ * climbs (1 ms, then 2 ms: at most half of the 4 ms tick) until half the periods are kept;
+ * a 3 ms hold stays censored. The share span then allows the shorter holds it holds.
+ */
+TEST(promise_censoring_threshold_climbs_until_periods_are_judged)
+{
+	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
+	static const struct disturbance held[] = { { 300 * MS, 305 * MS, 1300 }, { 900 * MS, 905 * MS, 1300 },
+						   { 1900 * MS, 1905 * MS, 1300 }, { 2700 * MS, 2705 * MS, 3000 } };
+	struct outcome o;
+	json_object *rt = json_object_new_object(), *v;
+
+	classic(&sched, 3000 * MS, 500 * MS, 1000 * MS, 950 * MS);
+	judge_on_kernel_grid(at, 3, &sched, 950000, 1000000, &o);	/* the terms, as judge() sets them */
+	o.t.kernel_bounds_ns = at;
+	o.t.kernel_bounds = 3;
+	o.t.partial_periods = true;
+	o.t.disturbed = held;
+	o.t.disturbed_count = 4;
+	promise_measure(&o.t, &hog_tl, &victim_tl, &hog_rec.gaps, &victim_rec.gaps, 25000, &o.p);
+	CHECK(o.p.periods == 0, "at 0.5 ms every whole period is censored: %d judged", o.p.periods);
+	promise_release(&o.p);
+	promise_measure_censored(&o.t, &hog_tl, &victim_tl, &hog_rec.gaps, &victim_rec.gaps, 25000, rt, NULL, &o.p);
+	CHECK(o.t.disturbed_from_us == 2000, "threshold %.0f us", o.t.disturbed_from_us);
+	CHECK(o.p.periods == 2 && o.p.censored == 1, "%d judged, %d left out (the 3 ms hold's)", o.p.periods,
+	      o.p.censored);
+	CHECK(o.p.whole_us >= 2000000 - 1 && fabs(o.p.whole_held_us - 2600) < 1, "span %.0f us holding %.0f us of holds",
+	      o.p.whole_us, o.p.whole_held_us);
+	promise_add_metrics(&o.t, &o.p, rt, NULL);
+	CHECK(json_object_object_get_ex(rt, "tick_late_judged_us", &v) && json_object_get_double(v) == 2000 &&
+	      json_object_object_get_ex(rt, "periods_held_us", &v) && fabs(json_object_get_double(v) - 2600) < 1,
+	      "metrics: %s", json_object_to_json_string(rt));
+	promise_release(&o.p);
+	json_object_put(rt);
+}
