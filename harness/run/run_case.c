@@ -617,10 +617,20 @@ static double judged_steal_us(double proc_stat_us, double most_us, json_object *
 	return fmax(fmax(proc_stat_us, 0), uncharged);
 }
 
-/* A case left unjudged only by tolerances as wide as what they catch runs again, once a run. */
-static bool retry_wanted(bool may_retry, int hollow, enum verdict verdict)
+/*
+ * A case left unjudged by tolerances as wide as what they catch, or by checks whose every
+ * period the trace saw disturbed (censored), runs again, once a run: another window may hold
+ * clean periods. Never one with a failed check.
+ */
+static bool retry_wanted(bool may_retry, int unjudged_by_noise, enum verdict verdict)
 {
-	return may_retry && hollow && verdict == VERDICT_UNJUDGED;
+	return may_retry && unjudged_by_noise && verdict == VERDICT_UNJUDGED;
+}
+
+/* A check not measured because censoring took every period or span it needs. */
+static bool censored_out(const struct check *c)
+{
+	return !c->was_measured && !c->not_applicable && !strncmp(c->rule, "not measured: censored:", 23);
 }
 
 /*
@@ -631,7 +641,7 @@ static enum verdict judge_and_record(struct run_ctx *ctx, const char *name, cons
 				     const struct policy *p, int sweep,
 				     const struct limiter *limiter, double window_s, json_object *res,
 				     json_object **metrics, int count, int traced, int *promise_kept, char *why,
-				     size_t why_len, bool may_retry, int *hollow)
+				     size_t why_len, bool may_retry, int *hollow, int *censored)
 {
 	const char *stretch_from;
 	const double stretch = tick_stretch(ctx, count, traced, res, &stretch_from);
@@ -656,9 +666,10 @@ static enum verdict judge_and_record(struct run_ctx *ctx, const char *name, cons
 	json_add_str(res, "tick_stretch_from", stretch_from);
 	n = judge_result(&jc, checks, CHECKS_MAX);
 	*promise_kept = -1;
-	*hollow = 0;
+	*hollow = *censored = 0;
 	for (int i = 0; i < n; i++) {
 		*hollow += checks[i].hollow;
+		*censored += censored_out(&checks[i]);
 		json_object_array_add(arr, check_to_json(&checks[i]));
 		if (checks[i].was_measured && promise_metric(checks[i].metric))
 			*promise_kept = (*promise_kept != 0) && checks[i].passed;
@@ -671,19 +682,20 @@ static enum verdict judge_and_record(struct run_ctx *ctx, const char *name, cons
 	json_object_object_add(res, "checks", arr);
 	verdict = judge_verdict(checks, n, why, why_len);
 	/* A case that will run again (see run_case) prints only its second judgement. */
-	if (!retry_wanted(may_retry, *hollow, verdict))
+	if (!retry_wanted(may_retry, *hollow + *censored, verdict))
 		ktap_checks(name, checks, n);
 	return verdict;
 }
 
 /* The window measured and left out when a case runs again: its time is measuring time too. */
-static json_object *retried_json(const char *name, double window_s, int hollow)
+static json_object *retried_json(const char *name, double window_s, int hollow, int censored)
 {
 	json_object *obj = json_object_new_object();
 
 	json_add_str(obj, "case", name);
 	json_add_double(obj, "window_s", window_s);
 	json_add_int(obj, "too_wide_checks", hollow);
+	json_add_int(obj, "censored_checks", censored);
 	return obj;
 }
 
@@ -880,7 +892,7 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 	const struct policy *p = w->policy;
 	const char *name = w->name;
 	json_object *res = w->res, *arr, *trace = w->trace, *metrics[TASKS_MAX] = { 0 };
-	int count = w->count, traced = w->traced, kept, hollow;
+	int count = w->count, traced = w->traced, kept, hollow, censored;
 	char cell[48], unjudged[1024];
 	struct limiter limiter;
 	struct promise_terms terms;
@@ -904,21 +916,22 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 	json_object_object_add(res, "trace", trace);
 	promised = measure_promise(ctx, s, p, &limiter, w->align, trace, count, metrics, &terms, &promise);
 	verdict = judge_and_record(ctx, name, s, p, w->sweep, &limiter, w->window_s, res, metrics, count, traced, &kept,
-				   unjudged, sizeof(unjudged), may_retry, &hollow);
+				   unjudged, sizeof(unjudged), may_retry, &hollow, &censored);
 	for (int i = 0; i < count; i++)
 		json_object_put(metrics[i]);
 	if (promised)
 		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
 	/* Which periods the checks judged, and which the trace's witness left out. */
-	if (promised && promise.censored && !retry_wanted(may_retry, hollow, verdict))
+	if (promised && promise.censored && !retry_wanted(may_retry, hollow + censored, verdict))
 		ktap_diag("%s: %d whole period%s judged, %d left out: the trace saw the machine hold the tick back "
 			  "%.1f ms in the first (from %.0f ms)", name, promise.periods, promise.periods == 1 ? "" : "s",
 			  promise.censored, promise.censored_at[0].late_us / 1e3, promise.censored_at[0].from_ns / 1e6);
 	promise_release(&promise);
-	if (retry_wanted(may_retry, hollow, verdict)) {
-		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor: measuring the "
-			  "noise floor again and the case once more", name, hollow);
-		json_object_object_add(ctx->root, "retried", retried_json(name, w->window_s, hollow));
+	if (retry_wanted(may_retry, hollow + censored, verdict)) {
+		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor, %d with every "
+			  "period they need censored: measuring the noise floor again and the case once more", name, hollow,
+			  censored);
+		json_object_object_add(ctx->root, "retried", retried_json(name, w->window_s, hollow, censored));
 		json_object_put(res);
 		return true;
 	}
