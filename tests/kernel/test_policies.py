@@ -79,6 +79,10 @@ def _share_check(res, role):
     physics here and is skipped with the noise that stopped it."""
     c = rtt.check(res, role, "cpu_share_periods") or rtt.check(res, role, "cpu_share")
     assert c is not None, f"no share check for {role}"
+    if c["verdict"] == "not-measured" and c["rule"].startswith("not measured: censored:"):
+        assert (res.get("promise") or {}).get("censored", {}).get("periods", 0) >= 1, res.get("promise")
+        raise rtt.Skip(f"{role} share not measured: the trace saw every span of whole periods disturbed "
+                       f"({c['rule']})")
     if c["tolerance"] >= MEANINGFUL_SHARE_TOL:
         assert c["verdict"] == "unjudged" or c["tolerance"] < c["detects"], c
         raise rtt.Skip(f"{role} share tolerance {c['tolerance']:.4f} too wide to judge in {_doc['attempts']} runs "

@@ -397,16 +397,24 @@ def _first_throttles_ms(settle, policy):
     # late moves a throttle by as much: either may fail a check here (exit 1).
     assert proc.returncode in (0, 1, 125), proc.stderr[-2000:]
     doc = rtt.load(out)
-    firsts = []
+    firsts, crowded = [], 0
     for r in doc["results"]:
         if r["scenario"] != "regime":
             continue
         pol = r["policy"]
         slot_us = pol["period_us"] - pol["runtime_us"]
         gaps = [g for g in rtt.metrics(r, "hog")["longest_gaps"] if g["len_us"] >= slot_us / 2]
+        # Other tasks the trace saw on the measured CPU for half a slot or more: the fair server
+        # serves them in pieces and RT, never over its runtime then, need not be throttled at all.
+        others_us = ((r.get("trace") or {}).get("others") or {}).get("total_us", 0)
+        if not gaps and others_us >= slot_us / 2:
+            crowded += 1
+            continue
         assert gaps, r["tasks"]
         firsts.append(min(g["at_ms"] for g in gaps))
-    assert len(firsts) == 3, firsts
+    assert len(firsts) + crowded == 3, firsts
+    if not firsts:
+        raise rtt.Skip(f"{policy}: other tasks ran on the measured CPU in every window: no lone hog to time")
     return firsts, pol["runtime_us"] / 1000, doc
 
 
