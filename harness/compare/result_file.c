@@ -192,6 +192,19 @@ static bool zero_time_bound(const struct metric_rule *rule, json_object *check)
 	return time && json_get_number(check, "tolerance", NAN) == 0;
 }
 
+/*
+ * A check that bounds the metric from the side the rule calls better (at least one throttled
+ * miss above the RT share, where fewer misses is better) says nothing of how far a run may
+ * stray towards worse: 61 and 98 misses in two unmodified runs both keep it.
+ */
+static bool bounds_the_better_side(const struct metric_rule *rule, json_object *check)
+{
+	const char *kind = result_json_string(check, "kind");
+
+	return kind && ((rule->direction == DIR_LOWER && !strcmp(kind, "at_least")) ||
+			(rule->direction == DIR_HIGHER && !strcmp(kind, "at_most")));
+}
+
 static void judge_inputs(const struct check_view *cv, const struct metric_rule *rule, const char *metric,
 			 struct observation *o)
 {
@@ -212,7 +225,8 @@ static void judge_inputs(const struct check_view *cv, const struct metric_rule *
 		if (kind && !strcmp(kind, "at_most"))
 			o->target = json_get_number(own, "expected", NAN);
 	}
-	if (c && isfinite(json_get_number(c, "tolerance", NAN)) && !zero_time_bound(rule, c)) {
+	if (c && isfinite(json_get_number(c, "tolerance", NAN)) && !zero_time_bound(rule, c) &&
+	    !bounds_the_better_side(rule, c)) {
 		o->tolerance = json_get_number(c, "tolerance", NAN);
 		o->tol_source = own ? TOL_CHECK : TOL_SIBLING;
 	}

@@ -549,3 +549,49 @@ TEST(result_file_measured_means_a_metric_value)
 	result_file_free(&f);
 	remove_temp_dir(dir);
 }
+
+/* One duty-cycle result above the RT share: the app's throttled misses and its at_least 1 check. */
+static bool write_misses_above_share(const char *path, int misses)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fprintf(f, "{\"schema_version\": 1, \"results\": [{\"scenario\": \"duty-cycle\","
+		" \"policy\": {\"name\": \"default\", \"runtime_us\": 950000, \"period_us\": 1000000}, \"verdict\": \"pass\","
+		" \"tasks\": [{\"name\": \"app\", \"role\": \"periodic\", \"metrics\": {\"throttled_misses\": %d}}],"
+		" \"checks\": [{\"task\": \"app\", \"metric\": \"throttled_misses\", \"unit\": \"count\", \"measured\": %d,"
+		" \"expected\": 1, \"tolerance\": 0, \"kind\": \"at_least\", \"verdict\": \"pass\"}]}]}\n",
+		misses, misses);
+	return fclose(f) == 0;
+}
+
+/*
+ * Above the RT share a periodic app misses jobs by design: its check asks for at least one,
+ * and two unmodified runs gave 61 and 98. That check bounds the count from the side fewer-is-
+ * better calls better, so it is no band for a regression: 1 vs 1 runs are not judged.
+ */
+TEST(compare_a_check_from_the_better_side_gives_no_band)
+{
+	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+	struct pair p;
+	const struct compare_row *r;
+
+	memset(&p, 0, sizeof(p));
+	if (!mkdtemp(dir))
+		return;
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	CHECK(write_misses_above_share(a, 61) && write_misses_above_share(b, 98), "fixtures written");
+	CHECK(result_file_read(a, &p.base) && result_file_read(b, &p.new), "fixtures read");
+	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
+	CHECK(p.ok, "compare refused");
+	r = row(&p.table, "duty-cycle.default", "app", "throttled_misses");
+	CHECK(r && r->outcome == CHANGE_UNJUDGED, "61 -> 98 misses above the share: %s",
+	      r ? change_name(r->outcome) : "no row");
+	pair_free(&p);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
