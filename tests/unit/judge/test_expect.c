@@ -658,6 +658,9 @@ TEST(judge_hollow_tolerance_is_unjudged_not_passed)
 	CHECK(c && c->hollow && !c->was_measured && c->tolerance >= 0.39 && c->detects == 0.05,
 	      "share +-%.3f judged against a 0.05 regression", c ? c->tolerance : -1);
 	CHECK(c && !strncmp(c->rule, "unjudged: tolerance", 19), "the rule says why: %s", c ? c->rule : "");
+	/* The regression in words, the metric default's here, in the rule and the check. */
+	CHECK(c && c->detects_why && strstr(c->rule, c->detects_why) && strstr(c->detects_why, "5% off"),
+	      "the rule names the regression: %s", c ? c->rule : "");
 	for (int i = 0; i < n; i++)
 		hollow += hc.checks[i].hollow;
 	CHECK(hollow >= 3, "only %d hollow checks under the emulator's noise", hollow);

@@ -181,7 +181,7 @@ static const char full_scenario[] =
 	"   \"tolerance\": \"2 + app.deadline_misses\", \"if\": \"utilisation < rt_share - 0.01\","
 	"   \"regimes\": [\"no-limit\", \"rt-runtime-share\"]},"
 	"  {\"task\": \"probe\", \"metric\": \"latency_us.max\", \"kind\": \"at_most\", \"expect\": \"2 * interval_us\","
-	"   \"tolerance\": \"time_tol\"}]}";
+	"   \"tolerance\": \"time_tol\", \"detects\": \"slot_us\", \"detects_why\": \"a slot more\"}]}";
 
 TEST(scenario_full_file_read_back)
 {
@@ -254,8 +254,9 @@ TEST(scenario_full_file_read_back)
 	      "regimes named '%s'", regimes);
 	c = &s.checks[2];
 	CHECK(c->kind == CHECK_AT_MOST && c->regimes == REGIMES_ANY && !c->condition[0] &&
-		      !strcmp(c->expect, "2 * interval_us"),
-	      "checks[2]: kind %d regimes %#x", c->kind, c->regimes);
+		      !strcmp(c->expect, "2 * interval_us") && !strcmp(c->detects, "slot_us") &&
+		      !strcmp(c->detects_why, "a slot more"),
+	      "checks[2]: kind %d regimes %#x detects '%s' (%s)", c->kind, c->regimes, c->detects, c->detects_why);
 	CHECK(!strcmp(regime_mask_names(c->regimes, regimes, sizeof(regimes)), "any"), "regimes named '%s'", regimes);
 	release(&s);
 	remove_temp_dir(tmp);
@@ -504,6 +505,8 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"check-unknown-task\", \"summary\": \"malformed: a check on a task that does not exist\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}], \"checks\": [{\"task\": \"hgo\", \"metric\": \"cpu_share\", \"kind\": \"approx\", \"expect\": \"rt_share\", \"tolerance\": \"share\"}]}" },
 	{ "check-unknown-kind", "checks[0]", "kind must be approx, at_least or at_most, not \"about\"",
 	  "{\"name\": \"check-unknown-kind\", \"summary\": \"malformed: no check kind about\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}], \"checks\": [{\"task\": \"hog\", \"metric\": \"cpu_share\", \"kind\": \"about\", \"expect\": \"rt_share\", \"tolerance\": \"share\"}]}" },
+	{ "check-detects-without-why", "checks[0]", "\"detects\" and \"detects_why\" go together",
+	  "{\"name\": \"check-detects-without-why\", \"summary\": \"malformed: a detects without the regression it stands for\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}], \"checks\": [{\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_most\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\", \"detects\": \"slot_us / 2\"}]}" },
 	{ "check-same-ktap-name", "checks[1]", "same KTAP name hog.gap_max_us as checks[0]",
 	  "{\"name\": \"check-same-ktap-name\", \"summary\": \"malformed: two checks of one metric, both in classic throttling, without names to tell them apart\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}], \"checks\": [{\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_least\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\"}, {\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_most\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\", \"regimes\": [\"classic-throttling\"]}]}" },
 	{ "check-unknown-regime", "checks[0]", "unknown regime \"throttled\"",
