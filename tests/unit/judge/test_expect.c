@@ -664,10 +664,14 @@ TEST(judge_hollow_tolerance_is_unjudged_not_passed)
 	for (int i = 0; i < n; i++)
 		hollow += hc.checks[i].hollow;
 	CHECK(hollow >= 3, "only %d hollow checks under the emulator's noise", hollow);
-	/* The broken kernel: nothing that could not fail passes it; what it breaks beyond even the noise fails. */
+	/*
+	 * The broken kernel: nothing that could not fail passes it; what it breaks beyond even the
+	 * noise fails. The cross-checks on the trace pass: the hog and sched_switch agree that
+	 * nothing throttled (they exist to catch one witness disagreeing with the other).
+	 */
 	n = hog_case_judge(6, 12, 1, "default", 0, dead_hog, starved_victim);
 	for (int i = 0; i < n; i++)
-		CHECK(!hc.checks[i].was_measured || !hc.checks[i].passed || !hc.checks[i].detects,
+		CHECK(!hc.checks[i].was_measured || !hc.checks[i].passed || !strcmp(hc.checks[i].label, "vs_trace"),
 		      "%s.%s passes a dead throttle within +-%.4g", hc.checks[i].task, hc.checks[i].metric,
 		      hc.checks[i].tolerance);
 	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
