@@ -152,8 +152,11 @@ json_object *check_to_json(const struct check *c)
 	json_add_double(obj, "tolerance", c->tolerance);
 	json_add_str(obj, "kind", check_kind_name(c->kind));
 	json_add_str(obj, "rule", c->rule);
-	if (c->detects > 0)
+	if (c->detects > 0) {
 		json_add_double(obj, "detects", c->detects);
+		if (c->detects_why && c->detects_why[0])
+			json_add_str(obj, "detects_why", c->detects_why);
+	}
 	if (check_tolerance_wide(c))
 		json_add_str(obj, "tolerance_why",
 			     c->tolerance_why && c->tolerance_why[0] ? c->tolerance_why : "no reason given");

@@ -50,6 +50,7 @@ struct check {
 				   setting this system does not let anyone read): verdict skip,
 				   not not measured; the rule starts "not measured: <why>" */
 	double detects;		/* that regression; 0: none declared */
+	const char *detects_why;	/* that regression in words: the scenario's or the metric default's */
 	const char *tolerance_why;	/* the scenario's reason for a tolerance over half the expected value, or "" */
 	bool passed;
 };

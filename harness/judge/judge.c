@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* judge_hollow's words before a check's rule: the figures, the detects and its reason. */
+#define HOLLOW_PREFIX_MAX 400
+
 /* What one expression may name, and what it is evaluated against. */
 struct lookup_ctx {
 	const struct judge_context *jc;
@@ -123,14 +126,32 @@ const char *judge_metric_unit(const char *metric)
 	return "count";
 }
 
+static const char share_regression[] =
+	"a share 5% off (the default policy's reserve: a dead throttle gives RT 1.0, a reservation twice it 0.90)";
+
+/* The metrics whose checks catch a regression of a known size by default, and what it is. */
+static const struct {
+	const char *metric, *why;
+} default_regressions[] = {
+	{ "cpu_share", share_regression },
+	{ "cpu_share_periods", share_regression },
+	{ "rt_budget_excess_us", "a throttle a tick late in every period: n ticks in n whole periods (one tick once is an overrun carried)" },
+	{ "cfs_period_min_us", "half of CFS's rest of an RT period withheld" },
+	{ "fs_period_min_us", "half the fair server's runtime in its period withheld" },
+};
+
+const char *judge_default_detects_why(const char *metric)
+{
+	for (size_t i = 0; i < sizeof(default_regressions) / sizeof(default_regressions[0]); i++)
+		if (!strcmp(metric, default_regressions[i].metric))
+			return default_regressions[i].why;
+	return NULL;
+}
+
 /*
- * The smallest regression a check of this metric exists to catch, where its scenario does not
- * say; 0: none known, so its tolerance is not held against one.
- *  - a share: the 5% the default policy keeps for everything else (a dead throttle gives RT
- *    1.0, a reservation twice the default 0.90);
- *  - RT's excess over n x runtime in n whole periods: a throttle a tick late in every period,
- *    n ticks (one tick in one period is the overrun the kernel may carry);
- *  - CFS's rest of an RT period, or the fair server's runtime in its period: half of it withheld.
+ * The size of the regression a check of this metric exists to catch where its scenario does
+ * not say (default_regressions says which); 0: none known, or none in this window (fewer than
+ * two whole RT periods), so its tolerance is not held against one.
  */
 static double default_detects(const struct lookup_ctx *lc, const char *metric)
 {
@@ -154,14 +175,16 @@ static double default_detects(const struct lookup_ctx *lc, const char *metric)
 /* A pass within a tolerance at least as wide as the regression the check exists to catch: it could not have failed. */
 static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc, struct check *c)
 {
-	char err[160], prefix[200];
+	char err[160], prefix[HOLLOW_PREFIX_MAX];
 	size_t n;
 
 	if (sc->detects[0]) {
 		if (!expr_eval(sc->detects, lookup, lc, &c->detects, err, sizeof(err)))
 			c->detects = 0;
+		c->detects_why = sc->detects_why;
 	} else {
 		c->detects = default_detects(lc, c->metric);
+		c->detects_why = judge_default_detects_why(c->metric);
 	}
 	/* A wide tolerance makes a pass worthless, not a failure: outside even it, the kernel is wrong. */
 	if (c->detects <= 0 || c->tolerance < c->detects || !c->passed)
@@ -170,7 +193,8 @@ static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc,
 	c->was_measured = false;
 	c->passed = false;
 	snprintf(prefix, sizeof(prefix), "unjudged: tolerance %.4g is at least %.4g, the smallest regression it exists "
-		 "to catch (%.60s); ", c->tolerance, c->detects, sc->detects[0] ? sc->detects : "the metric's default");
+		 "to catch (%.60s: %.159s); ", c->tolerance, c->detects, sc->detects[0] ? sc->detects : "the metric's default",
+		 c->detects_why ? c->detects_why : "");
 	/* The reason first, then the rule (CHECK_RULE_MAX has room for both). */
 	n = strlen(prefix);
 	memmove(c->rule + n, c->rule, strlen(c->rule) + 1);
@@ -178,7 +202,7 @@ static void judge_hollow(const struct scenario_check *sc, struct lookup_ctx *lc,
 }
 
 /* Every part judge_one and judge_hollow compose, at its longest, with room for their own words. */
-_Static_assert(CHECK_RULE_MAX >= 200 + sizeof(((struct scenario_check *)0)->why) +
+_Static_assert(CHECK_RULE_MAX >= HOLLOW_PREFIX_MAX + sizeof(((struct scenario_check *)0)->why) +
 				 sizeof(((struct limiter *)0)->why) + 2 * EXPR_MAX + 96 + 160,
 	       "a check's rule could be cut: raise CHECK_RULE_MAX");
 

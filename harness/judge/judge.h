@@ -38,6 +38,11 @@ int judge_result(const struct judge_context *jc, struct check *out, int max);
 bool judge_is_quantity(const char *name);
 /* At load time: every name in every expression is known. False with the reason in err. */
 bool judge_validate(const struct scenario *s, char *err, size_t len);
+/*
+ * What a check of this metric exists to catch where its scenario declares no "detects" (the
+ * regression judge_hollow holds its tolerance against), or NULL: none by default.
+ */
+const char *judge_default_detects_why(const char *metric);
 /* A check's unit from its metric's name: us, ms, ratio or count (results/README.md). */
 const char *judge_metric_unit(const char *metric);
 /* A model quantity by name (rt_share, slot_us, ...), for tables and tests. */

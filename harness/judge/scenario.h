@@ -59,6 +59,7 @@ struct scenario_check {
 	 * tolerance at least that wide leaves the check unjudged. Empty: the metric's default.
 	 */
 	char detects[EXPR_MAX];
+	char detects_why[160];	/* "detects_why": the regression detects stands for, in words */
 	unsigned regimes;	/* bit mask of enum regime */
 	char why[160];
 	/* "tolerance_why": why a tolerance more than half the expected value is still right */

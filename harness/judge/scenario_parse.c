@@ -332,7 +332,7 @@ static bool parse_check(struct parser *pr, json_object *obj, struct scenario *s,
 	memset(c, 0, sizeof(*c));
 	if (!json_object_is_type(obj, json_type_object))
 		return bad(pr, "a check is an object");
-	if (!only_keys(pr, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why,name,detects,tolerance_why"))
+	if (!only_keys(pr, obj, "task,metric,fallback,kind,expect,tolerance,if,regimes,why,name,detects,detects_why,tolerance_why"))
 		return false;
 	if (!get_string(pr, obj, "task", true, c->task, sizeof(c->task)) ||
 	    !get_string(pr, obj, "metric", true, c->metric, sizeof(c->metric)) ||
@@ -342,10 +342,14 @@ static bool parse_check(struct parser *pr, json_object *obj, struct scenario *s,
 	    !get_string(pr, obj, "tolerance", true, c->tolerance, sizeof(c->tolerance)) ||
 	    !get_string(pr, obj, "if", false, c->condition, sizeof(c->condition)) ||
 	    !get_string(pr, obj, "detects", false, c->detects, sizeof(c->detects)) ||
+	    !get_string(pr, obj, "detects_why", false, c->detects_why, sizeof(c->detects_why)) ||
 	    !get_string(pr, obj, "tolerance_why", false, c->tolerance_why, sizeof(c->tolerance_why)) ||
 	    !get_string(pr, obj, "why", false, c->why, sizeof(c->why)) ||
 	    !get_string(pr, obj, "name", false, c->label, sizeof(c->label)) || !parse_regimes(pr, obj, &c->regimes))
 		return false;
+	/* A detects is read with the regression it stands for: one without the other is refused. */
+	if (!c->detects[0] != !c->detects_why[0])
+		return bad(pr, "\"detects\" and \"detects_why\" go together: the regression and what it is");
 	if (strpbrk(c->label, " #\t"))
 		return bad(pr, "name \"%s\" goes into a KTAP line: no spaces or '#'", c->label);
 	if (scenario_task_index(s, c->task) < 0)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The scenario loader (harness/judge/scenario.c): every shipped scenario in workloads/scenarios loads;
+ * The scenario loader (harness/judge/scenario.c): every shipped scenario in workloads/scenarios loads,
+ * and every check in it knows the regression it exists to catch;
  * a file using every optional part is read field by field; and each malformed file is refused with
  * "rtthrottle: FILE: FIELD: reason" on stderr. The malformed texts live here (written to a temp
  * folder) and, byte for byte, in tests/bad-input/scenarios/ for the CLI test and fuzzing; a test
  * below keeps the two the same.
  * Runs from the repository root (build/unit-tests), so the folders are relative paths.
  */
+#include "judge.h"
 #include "run.h"
 #include "scenario.h"
 #include "scenario_task.h"
@@ -100,62 +102,119 @@ static bool load_quietly(const char *dir, const char *path, struct scenario *s)
 	return ok;
 }
 
-TEST(scenario_every_shipped_file_loads)
+/* Calls `each` with the path of every shipped scenario file, in name order; how many. */
+static int each_shipped_file(void (*each)(const char *path, void *arg), void *arg)
 {
-	char tmp[64], names[SCENARIOS_MAX][SCENARIO_NAME_MAX];
 	struct dirent **entries;
-	int n, loaded = 0;
-	bool have_fifo_hog_share = false;
+	int n, files = 0;
 
-	if (!make_temp_dir(tmp, sizeof(tmp)))
-		return;
 	n = scandir(SHIPPED_DIR, &entries, NULL, alphasort);
 	CHECK(n > 0, "cannot list %s (run from the repository root): %s", SHIPPED_DIR, strerror(errno));
 	for (int i = 0; i < n; i++) {
 		const char *f = entries[i]->d_name;
 		size_t len = strlen(f);
-		char path[PATH_MAX], suites[sizeof(((struct scenario *)0)->suites)];
-		struct scenario s;
+		char path[PATH_MAX];
 
-		if (len <= 5 || strcmp(f + len - 5, ".json")) {
-			free(entries[i]);
-			continue;
+		if (len > 5 && !strcmp(f + len - 5, ".json")) {
+			snprintf(path, sizeof(path), "%s/%.1000s", SHIPPED_DIR, f);
+			each(path, arg);
+			files++;
 		}
-		snprintf(path, sizeof(path), "%s/%.1000s", SHIPPED_DIR, f);
 		free(entries[i]);
-		if (!load_quietly(tmp, path, &s))
-			continue;
-		CHECK(!strcmp(s.source, path), "%s: source '%s'", path, s.source);
-		CHECK(s.name[0] && s.summary[0], "%s: empty name or summary", path);
-		CHECK(s.policy_count >= 1 && s.policy_count <= SCENARIO_POLICIES_MAX, "%s: %d policies", path,
-		      s.policy_count);
-		CHECK(s.task_count >= 1 && s.task_count < TASKS_MAX, "%s: %d tasks", path, s.task_count);
-		CHECK(s.check_count >= 1, "%s: no checks", path);
-		for (int c = 0; c < s.check_count; c++)
-			CHECK(scenario_task_index(&s, s.checks[c].task) >= 0 && s.checks[c].regimes != 0,
-			      "%s: checks[%d] on task '%s', regimes %#x", path, c, s.checks[c].task, s.checks[c].regimes);
-		for (int t = 0; t < s.task_count; t++)
-			CHECK(s.tasks[t].params != NULL, "%s: tasks[%d] has no params object", path, t);
-		/* The suites it names are known (a scenario in none runs only by --scenario NAME). */
-		snprintf(suites, sizeof(suites), "%s", s.suites);
-		for (char *save = NULL, *w = strtok_r(suites, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			CHECK(suite_known(w), "%s: unknown suite '%s'", path, w);
-		if (s.sweep_count)
-			CHECK(scenario_task_index(&s, s.sweep_task) >= 0, "%s: sweep on task '%s'", path, s.sweep_task);
-		/* Names are unique: the catalogue refuses a second scenario of the same name. */
-		for (int j = 0; j < loaded; j++)
-			CHECK(strcmp(names[j], s.name), "%s: name '%s' used twice", path, s.name);
-		if (loaded < SCENARIOS_MAX)
-			snprintf(names[loaded++], sizeof(names[0]), "%s", s.name);
-		else
-			CHECK(0, "more than %d shipped scenarios: the catalogue holds no more", SCENARIOS_MAX);
-		have_fifo_hog_share |= !strcmp(s.name, "fifo-hog-share");
-		release(&s);
 	}
 	if (n >= 0)
 		free(entries);
-	CHECK(loaded > 0, "no scenario loaded from %s", SHIPPED_DIR);
-	CHECK(have_fifo_hog_share, "fifo-hog-share (the README's example) is not among the shipped scenarios");
+	return files;
+}
+
+/* What scenario_every_shipped_file_loads gathers across the files. */
+struct shipped_state {
+	char tmp[64];
+	char names[SCENARIOS_MAX][SCENARIO_NAME_MAX];
+	int loaded;
+	bool have_fifo_hog_share;
+};
+
+static void check_shipped_file(const char *path, void *arg)
+{
+	struct shipped_state *st = arg;
+	char suites[sizeof(((struct scenario *)0)->suites)];
+	struct scenario s;
+
+	if (!load_quietly(st->tmp, path, &s))
+		return;
+	CHECK(!strcmp(s.source, path), "%s: source '%s'", path, s.source);
+	CHECK(s.name[0] && s.summary[0], "%s: empty name or summary", path);
+	CHECK(s.policy_count >= 1 && s.policy_count <= SCENARIO_POLICIES_MAX, "%s: %d policies", path,
+	      s.policy_count);
+	CHECK(s.task_count >= 1 && s.task_count < TASKS_MAX, "%s: %d tasks", path, s.task_count);
+	CHECK(s.check_count >= 1, "%s: no checks", path);
+	for (int c = 0; c < s.check_count; c++)
+		CHECK(scenario_task_index(&s, s.checks[c].task) >= 0 && s.checks[c].regimes != 0,
+		      "%s: checks[%d] on task '%s', regimes %#x", path, c, s.checks[c].task, s.checks[c].regimes);
+	for (int t = 0; t < s.task_count; t++)
+		CHECK(s.tasks[t].params != NULL, "%s: tasks[%d] has no params object", path, t);
+	/* The suites it names are known (a scenario in none runs only by --scenario NAME). */
+	snprintf(suites, sizeof(suites), "%s", s.suites);
+	for (char *save = NULL, *w = strtok_r(suites, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		CHECK(suite_known(w), "%s: unknown suite '%s'", path, w);
+	if (s.sweep_count)
+		CHECK(scenario_task_index(&s, s.sweep_task) >= 0, "%s: sweep on task '%s'", path, s.sweep_task);
+	/* Names are unique: the catalogue refuses a second scenario of the same name. */
+	for (int j = 0; j < st->loaded; j++)
+		CHECK(strcmp(st->names[j], s.name), "%s: name '%s' used twice", path, s.name);
+	if (st->loaded < SCENARIOS_MAX)
+		snprintf(st->names[st->loaded++], sizeof(st->names[0]), "%s", s.name);
+	else
+		CHECK(0, "more than %d shipped scenarios: the catalogue holds no more", SCENARIOS_MAX);
+	st->have_fifo_hog_share |= !strcmp(s.name, "fifo-hog-share");
+	release(&s);
+}
+
+TEST(scenario_every_shipped_file_loads)
+{
+	static struct shipped_state st;
+
+	memset(&st, 0, sizeof(st));
+	if (!make_temp_dir(st.tmp, sizeof(st.tmp)))
+		return;
+	each_shipped_file(check_shipped_file, &st);
+	CHECK(st.loaded > 0, "no scenario loaded from %s", SHIPPED_DIR);
+	CHECK(st.have_fifo_hog_share, "fifo-hog-share (the README's example) is not among the shipped scenarios");
+	remove_temp_dir(st.tmp);
+}
+
+/*
+ * A check that names no regression it exists to catch is never held to one: its tolerance
+ * could grow past anything it should see and it would still pass. Every shipped check
+ * declares one, with why, or judges a metric (and fallback) whose default the judge knows.
+ */
+static void check_shipped_detects(const char *path, void *arg)
+{
+	const char *tmp = arg;
+	struct scenario s;
+
+	if (!load_quietly(tmp, path, &s))
+		return;
+	for (int i = 0; i < s.check_count; i++) {
+		const struct scenario_check *c = &s.checks[i];
+		bool by_default = judge_default_detects_why(c->metric) &&
+				  (!c->fallback[0] || judge_default_detects_why(c->fallback));
+
+		CHECK(by_default || (c->detects[0] && c->detects_why[0]),
+		      "%s: checks[%d] (%s.%s%s%s) has no detects, and its metric no default", path, i, c->task,
+		      c->metric, c->label[0] ? "." : "", c->label);
+	}
+	release(&s);
+}
+
+TEST(scenario_every_shipped_check_has_a_detects)
+{
+	char tmp[64];
+
+	if (!make_temp_dir(tmp, sizeof(tmp)))
+		return;
+	CHECK(each_shipped_file(check_shipped_detects, tmp) > 0, "no scenario file in %s", SHIPPED_DIR);
 	remove_temp_dir(tmp);
 }
 
@@ -181,7 +240,7 @@ static const char full_scenario[] =
 	"   \"tolerance\": \"2 + app.deadline_misses\", \"if\": \"utilisation < rt_share - 0.01\","
 	"   \"regimes\": [\"no-limit\", \"rt-runtime-share\"]},"
 	"  {\"task\": \"probe\", \"metric\": \"latency_us.max\", \"kind\": \"at_most\", \"expect\": \"2 * interval_us\","
-	"   \"tolerance\": \"time_tol\"}]}";
+	"   \"tolerance\": \"time_tol\", \"detects\": \"slot_us\", \"detects_why\": \"a slot more\"}]}";
 
 TEST(scenario_full_file_read_back)
 {
@@ -254,8 +313,9 @@ TEST(scenario_full_file_read_back)
 	      "regimes named '%s'", regimes);
 	c = &s.checks[2];
 	CHECK(c->kind == CHECK_AT_MOST && c->regimes == REGIMES_ANY && !c->condition[0] &&
-		      !strcmp(c->expect, "2 * interval_us"),
-	      "checks[2]: kind %d regimes %#x", c->kind, c->regimes);
+		      !strcmp(c->expect, "2 * interval_us") && !strcmp(c->detects, "slot_us") &&
+		      !strcmp(c->detects_why, "a slot more"),
+	      "checks[2]: kind %d regimes %#x detects '%s' (%s)", c->kind, c->regimes, c->detects, c->detects_why);
 	CHECK(!strcmp(regime_mask_names(c->regimes, regimes, sizeof(regimes)), "any"), "regimes named '%s'", regimes);
 	release(&s);
 	remove_temp_dir(tmp);
@@ -504,6 +564,8 @@ static const struct bad_case bad_cases[] = {
 	  "{\"name\": \"check-unknown-task\", \"summary\": \"malformed: a check on a task that does not exist\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}], \"checks\": [{\"task\": \"hgo\", \"metric\": \"cpu_share\", \"kind\": \"approx\", \"expect\": \"rt_share\", \"tolerance\": \"share\"}]}" },
 	{ "check-unknown-kind", "checks[0]", "kind must be approx, at_least or at_most, not \"about\"",
 	  "{\"name\": \"check-unknown-kind\", \"summary\": \"malformed: no check kind about\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}, {\"name\": \"victim\", \"role\": \"victim\", \"class\": \"other\"}], \"checks\": [{\"task\": \"hog\", \"metric\": \"cpu_share\", \"kind\": \"about\", \"expect\": \"rt_share\", \"tolerance\": \"share\"}]}" },
+	{ "check-detects-without-why", "checks[0]", "\"detects\" and \"detects_why\" go together",
+	  "{\"name\": \"check-detects-without-why\", \"summary\": \"malformed: a detects without the regression it stands for\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}], \"checks\": [{\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_most\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\", \"detects\": \"slot_us / 2\"}]}" },
 	{ "check-same-ktap-name", "checks[1]", "same KTAP name hog.gap_max_us as checks[0]",
 	  "{\"name\": \"check-same-ktap-name\", \"summary\": \"malformed: two checks of one metric, both in classic throttling, without names to tell them apart\", \"policies\": [\"default\"], \"tasks\": [{\"name\": \"hog\", \"role\": \"hog\", \"class\": \"fifo\", \"priority\": 50}], \"checks\": [{\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_least\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\"}, {\"task\": \"hog\", \"metric\": \"gap_max_us\", \"kind\": \"at_most\", \"expect\": \"slot_us\", \"tolerance\": \"time_tol\", \"regimes\": [\"classic-throttling\"]}]}" },
 	{ "check-unknown-regime", "checks[0]", "unknown regime \"throttled\"",
