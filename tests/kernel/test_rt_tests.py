@@ -94,7 +94,8 @@ def _crosscheck_holds(load):
         for metric, theirs in (("latency_us.max_in_cyclictest_span", "max"), ("latency_us.max", "max"),
                                ("latency_us.p99", "p99")):
             c = judged[metric]
-            assert c["verdict"] == "pass", c
+            # Passed, or hollow: a tolerance (the machine's longest stall) as wide as the tick it exists to catch.
+            assert rtt.passed_or_hollow(c), c
             assert c["expected"] == _task(r, "cyclictest")["metrics"]["latency_us"][theirs], c
         probe = _task(r, "probe")["metrics"]["latency_us"]
         assert probe["max_in_cyclictest_span"] <= probe["max"], probe

@@ -158,7 +158,8 @@ def test_rlimit_rttime_signals_never_early():
     # tick counting, ticks an emulator loses, within half the limit): passed, or hollow.
     _passed(doc, "rlimit-rttime")
     res = rtt.result(doc, "rlimit-rttime", "default")
-    judged = {(c["metric"], c["kind"]) for c in res["checks"] if c["verdict"] == "pass"}
+    # Passed, or hollow: ticks the hypervisor stole (charged as run) as wide as the tick it catches.
+    judged = {(c["metric"], c["kind"]) for c in res["checks"] if rtt.passed_or_hollow(c)}
     assert ("sigxcpu_cpu_ms", "at_least") in judged and ("cpu_at_exit_ms", "at_least") in judged, res["checks"]
     hog = rtt.metrics(res, "hog")
     soft, hard = hog["sigxcpu_cpu_ms"], hog["cpu_at_exit_ms"]
