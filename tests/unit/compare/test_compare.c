@@ -70,6 +70,42 @@ static void pair_free(struct pair *p)
 	result_file_free(&p->new);
 }
 
+/* Two result files a test writes into a private folder, compared. */
+struct written_pair {
+	char dir[32], base[64], new[64];
+	struct pair p;
+};
+
+static bool written_pair_open(struct written_pair *w)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->dir, sizeof(w->dir), "/tmp/rtt-unit-XXXXXX");
+	if (!mkdtemp(w->dir))
+		return false;
+	snprintf(w->base, sizeof(w->base), "%s/a.json", w->dir);
+	snprintf(w->new, sizeof(w->new), "%s/b.json", w->dir);
+	return true;
+}
+
+/* Reads and compares the two files once the test wrote them. */
+static bool written_pair_compare(struct written_pair *w)
+{
+	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
+
+	if (!result_file_read(w->base, &w->p.base) || !result_file_read(w->new, &w->p.new))
+		return false;
+	w->p.ok = compare_files(&w->p.base, &w->p.new, &opt, &w->p.table);
+	return w->p.ok;
+}
+
+static void written_pair_close(struct written_pair *w)
+{
+	pair_free(&w->p);
+	unlink(w->base);
+	unlink(w->new);
+	rmdir(w->dir);
+}
+
 static const struct compare_row *row(const struct compare_table *t, const char *case_name, const char *task,
 				     const char *metric)
 {
@@ -311,56 +347,37 @@ static bool write_probe_result(const char *path, double p50_us, int misses, int 
  */
 TEST(compare_zero_tolerance_bound_is_no_band_for_a_time)
 {
-	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
-	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
-	struct pair p;
+	struct written_pair w;
 	const struct compare_row *r;
 
-	memset(&p, 0, sizeof(p));
-	if (!mkdtemp(dir))
+	if (!written_pair_open(&w))
 		return;
-	snprintf(a, sizeof(a), "%s/a.json", dir);
-	snprintf(b, sizeof(b), "%s/b.json", dir);
-	CHECK(write_probe_result(a, 98, 0, 0) && write_probe_result(b, 144, 3, 0), "fixtures written");
-	CHECK(result_file_read(a, &p.base) && result_file_read(b, &p.new), "fixtures read");
-	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
-	CHECK(p.ok, "compare refused");
-	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "latency_us.p50");
+	CHECK(write_probe_result(w.base, 98, 0, 0) && write_probe_result(w.new, 144, 3, 0), "fixtures written");
+	CHECK(written_pair_compare(&w), "compare refused");
+	r = row(&w.p.table, "rt-probe-collateral.unlimited", "probe", "latency_us.p50");
 	CHECK(r && r->outcome == CHANGE_UNJUDGED, "the median latency: %s", r ? change_name(r->outcome) : "no row");
-	r = row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses");
+	r = row(&w.p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses");
 	CHECK(r && r->outcome == CHANGE_REGRESSED && r->method == METHOD_CHECK_BAND, "misses 0 -> 3: %s",
 	      r ? change_name(r->outcome) : "no row");
-	pair_free(&p);
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	written_pair_close(&w);
 }
 
 /* Compares two probe results written by write_probe_result; the misses row's verdict. */
 static enum change misses_change(int base_misses, int base_allowed, int new_misses, int new_allowed)
 {
-	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
-	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
 	enum change v = CHANGE_INFO;
-	struct pair p;
+	struct written_pair w;
 	const struct compare_row *r;
 
-	memset(&p, 0, sizeof(p));
-	if (!mkdtemp(dir))
+	if (!written_pair_open(&w))
 		return v;
-	snprintf(a, sizeof(a), "%s/a.json", dir);
-	snprintf(b, sizeof(b), "%s/b.json", dir);
-	if (write_probe_result(a, 100, base_misses, base_allowed) && write_probe_result(b, 100, new_misses, new_allowed) &&
-	    result_file_read(a, &p.base) && result_file_read(b, &p.new)) {
-		p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
-		r = p.ok ? row(&p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses") : NULL;
+	if (write_probe_result(w.base, 100, base_misses, base_allowed) &&
+	    write_probe_result(w.new, 100, new_misses, new_allowed) && written_pair_compare(&w)) {
+		r = row(&w.p.table, "rt-probe-collateral.unlimited", "probe", "deadline_misses");
 		if (r)
 			v = r->outcome;
 	}
-	pair_free(&p);
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	written_pair_close(&w);
 	return v;
 }
 
@@ -573,25 +590,15 @@ static bool write_misses_above_share(const char *path, int misses)
  */
 TEST(compare_a_check_from_the_better_side_gives_no_band)
 {
-	char dir[] = "/tmp/rtt-unit-XXXXXX", a[64], b[64];
-	struct compare_options opt = { COMPARE_ALPHA_DEFAULT, COMPARE_MIN_REPS_DEFAULT };
-	struct pair p;
+	struct written_pair w;
 	const struct compare_row *r;
 
-	memset(&p, 0, sizeof(p));
-	if (!mkdtemp(dir))
+	if (!written_pair_open(&w))
 		return;
-	snprintf(a, sizeof(a), "%s/a.json", dir);
-	snprintf(b, sizeof(b), "%s/b.json", dir);
-	CHECK(write_misses_above_share(a, 61) && write_misses_above_share(b, 98), "fixtures written");
-	CHECK(result_file_read(a, &p.base) && result_file_read(b, &p.new), "fixtures read");
-	p.ok = compare_files(&p.base, &p.new, &opt, &p.table);
-	CHECK(p.ok, "compare refused");
-	r = row(&p.table, "duty-cycle.default", "app", "throttled_misses");
+	CHECK(write_misses_above_share(w.base, 61) && write_misses_above_share(w.new, 98), "fixtures written");
+	CHECK(written_pair_compare(&w), "compare refused");
+	r = row(&w.p.table, "duty-cycle.default", "app", "throttled_misses");
 	CHECK(r && r->outcome == CHANGE_UNJUDGED, "61 -> 98 misses above the share: %s",
 	      r ? change_name(r->outcome) : "no row");
-	pair_free(&p);
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
+	written_pair_close(&w);
 }
