@@ -20,6 +20,17 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Why the pages could not be locked, and what lets them be: an unprivileged run meets the limit first. */
+static void mlock_failed(struct task_record *rec, int err)
+{
+	struct rlimit lim;
+
+	if (err == ENOMEM && !getrlimit(RLIMIT_MEMLOCK, &lim) && lim.rlim_cur != RLIM_INFINITY)
+		task_fail(rec, "mlockall: RLIMIT_MEMLOCK (%llu kB) is below the task's memory: raise memlock "
+			  "(limits.conf, ulimit -l) or grant CAP_IPC_LOCK", (unsigned long long)lim.rlim_cur / 1024);
+	task_fail(rec, "mlockall: %s", strerror(err));
+}
+
 /* The kernel's struct sched_attr (glibc 2.36 has no wrapper). */
 struct sched_attr_v1 {
 	uint32_t size;
@@ -127,7 +138,7 @@ static void place_and_schedule(struct task_record *rec)
 	 * for into its first job.
 	 */
 	if (c->sched_policy != SCHED_OTHER && mlockall(MCL_CURRENT | MCL_FUTURE))
-		task_fail(rec, "mlockall: %s", strerror(errno));
+		mlock_failed(rec, errno);
 	join_cgroup(rec);
 	if (c->sched_policy == SCHED_OTHER) {
 		if (setpriority(PRIO_PROCESS, 0, c->priority))

@@ -323,6 +323,32 @@ static double stall_in_window_us(const struct judge_context *jc)
 
 Q(stall_us) { *v = stall_in_window_us(JC); return true; }
 
+/*
+ * The stall a 99th percentile of the check task's wake-ups may hold: a stall delays the
+ * wake-ups due in it (its length over the interval, and one), so the witnessed stalls (the
+ * trace's held-back ticks, the VM's steal) move the p99 only where together they delayed 1% of
+ * the wake-ups; then the longest stall and the steal, else nothing.
+ */
+Q(p99_stall_us)
+{
+	double interval = task_param_in_force(JC, qc->s, qc->task, "interval_us"), delayed, wakeups;
+	json_object *late = NULL;
+	bool found;
+
+	wakeups = metric_at(JC->metrics[qc->task], "wakeups", &found);
+	if (!found || interval <= 0 || !JC->trace || !json_object_object_get_ex(JC->trace, "tick", &late) ||
+	    !json_object_object_get_ex(late, "late", &late) || !json_object_is_type(late, json_type_array)) {
+		*v = stall_in_window_us(JC) + JC->steal_us;	/* no witness places the stalls: all of it */
+		return true;
+	}
+	delayed = JC->steal_us / interval;
+	for (size_t i = 0; i < json_object_array_length(late); i++)
+		delayed += json_object_get_double(json_object_array_get_idx(json_object_array_get_idx(late, i), 1)) /
+			   interval + 1;
+	*v = delayed >= 0.01 * wakeups ? stall_in_window_us(JC) + JC->steal_us : 0;
+	return true;
+}
+
 /* Two ticks of accounting, the machine's longest stall, what the VM stole, a late RT period timer. */
 Q(time_tol)
 {
@@ -602,6 +628,7 @@ static const struct quantity_info table[] = {
 	QUANTITY(window_us, "us", "the measured window"),
 	QUANTITY(window_s, "s", "the measured window"),
 	QUANTITY(tick_us, "us", "the kernel tick"),
+	QUANTITY(p99_stall_us, "us", "stall_us + steal_us where the trace's held-back ticks and the steal together delayed 1% of the check task's wake-ups (each its length over interval_us, and one), else 0: fewer cannot move a 99th percentile"),
 	QUANTITY(time_tol, "us", "2 ticks + stall_us + the VM steal during the window + timer_late_us"),
 	QUANTITY(stall_us, "us", "the machine's longest stall: the longest of the noise floor's longest gap, charged_stall_us, tick_late_us, ipi_late_us and idle_at_start_us"),
 	QUANTITY(charged_stall_us, "us", "the longest time the kernel charged a spinner on the measured CPU as run while it did not run (its charged_stall_max_us): the hypervisor's stalls unreported as steal, an interrupt"),

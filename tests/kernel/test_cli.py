@@ -180,8 +180,10 @@ def test_unprivileged_run_with_cap_sys_nice_runs_the_policy_in_force():
     if before["sched_rt_runtime_us"] != 950000 or before["sched_rt_period_us"] != 1000000:
         raise rtt.Skip(f"the knobs in force are not the default policy: {before}")
     out = os.path.join(tmp, "r.json")
-    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all,+sys_nice",
-           "--ambient-caps=+sys_nice", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "3",
+    # As `setcap cap_sys_nice,cap_ipc_lock+ep` grants it: the class through CAP_SYS_NICE, the tasks'
+    # page locking through CAP_IPC_LOCK (Debian's default memlock limit, 8 MB, is below the process).
+    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all,+sys_nice,+ipc_lock",
+           "--ambient-caps=+sys_nice,+ipc_lock", rtt.BINARY, "run", "--scenario", "fifo-hog-share", "--duration", "3",
            "--output", out]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=rtt.ROOT)
     assert "limited privileges" in proc.stderr and "run as root" in proc.stderr, proc.stderr
