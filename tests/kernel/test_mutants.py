@@ -87,6 +87,7 @@ def test_every_mutant_says_what_it_breaks_and_which_promise():
             text = f.read()
         touched = [line[6:].split()[0] for line in text.splitlines() if line.startswith("+++ b/")]
         assert touched and all(t.startswith("kernel/sched/") for t in touched), (name, touched)
+    assert len(upstream) >= 4, f"{len(upstream)} reverts of upstream fixes ({', '.join(upstream)}), want at least 4"
 
 
 def test_every_mutant_applies_to_the_debian_6_12_source():
