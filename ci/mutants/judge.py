@@ -10,9 +10,11 @@ two unmodified runs, its case must be judged in the mutant's run, and its median
 outside the unmodified runs' values widened by their spread. Timeouts, boot failures and
 results in error are run problems: reported, never a catch. A finding on an unmodified run is a
 false alarm. Each mutant's header names the checks its Promise maps to (`Checks:` patterns,
-fnmatch on `case: task.metric`), and each catch says whether it is one of them.
+fnmatch on `case: task.metric`), and each catch says whether it is one of them; a mutant that
+reverts an upstream fix names that fix (`Upstream:`).
 """
 import fnmatch
+import re
 
 JUDGED = ("pass", "fail")      # result verdicts whose checks were judged
 MIN_UNMODIFIED = 3             # unmodified runs the rule needs
@@ -137,6 +139,21 @@ def outside_spread(row, values):
 def parse_checks(text):
     """The `Checks:` header field: comma-separated `case: task.metric` patterns."""
     return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+UPSTREAM = re.compile(r'^([0-9a-f]{12,40}) (\d{4}-\d{2}-\d{2}) "([^"]+)"$')
+
+
+def parse_upstream(text):
+    """The `Upstream:` header field of a mutant that reverts an upstream fix: `<commit id, 12 to
+    40 hex digits> <committer date YYYY-MM-DD> "<subject>"`. {'commit', 'date', 'subject'}, None
+    when the field is absent; ValueError when it is there but not of that form."""
+    if text is None:
+        return None
+    m = UPSTREAM.match(text.strip())
+    if not m:
+        raise ValueError(f'Upstream: {text!r} is not <commit id> <YYYY-MM-DD> "<subject>"')
+    return {"commit": m.group(1), "date": m.group(2), "subject": m.group(3)}
 
 
 def matches_promise(finding, patterns):

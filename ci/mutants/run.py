@@ -11,9 +11,11 @@ the mutant calls regressed, beyond the spread between the unmodified runs) that 
 run shows; the rule needs --unmodified-runs 3 or more (ci/mutants/judge.py). A finding on an
 unmodified run is a false alarm. Timeouts, boot failures and results in error are reported as
 run problems and never catch. Each patch's `Checks:` header names the checks its Promise maps
-to, and the table says whether a catch is one of them. Writes into --out/<UTC time>/: each
-guest's results (<label>.json), console log and compare table (<label>.compare.json), and
-table.txt and table.json: the false alarms, per mutant whether it was caught and by what.
+to, and the table says whether a catch is one of them; a patch that reverts an upstream fix
+names it (`Upstream:` commit, date, subject) and the table lists it. Writes into
+--out/<UTC time>/: each guest's results (<label>.json), console log and compare table
+(<label>.compare.json), and table.txt and table.json: the false alarms, per mutant whether it
+was caught and by what.
 
 Exit status: 0 every unmodified run finished without a false alarm and every mutant was caught,
 1 otherwise, 2 bad usage (a missing patch, no rtthrottle binary). --build-only builds (or finds
@@ -42,7 +44,7 @@ import matrix  # noqa: E402
 import summary  # noqa: E402
 
 BASE_LABEL = "unmodified"
-HEADER_FIELD = re.compile(r"^(Mutant|Breaks|Promise|Shape|Against|Checks):\s*(.*)$")
+HEADER_FIELD = re.compile(r"^(Mutant|Breaks|Promise|Shape|Upstream|Against|Checks):\s*(.*)$")
 
 
 def log(msg):
@@ -85,8 +87,13 @@ def parse_args(argv):
     for path in args.patch:
         if not os.path.isfile(path):
             p.error(f"--patch {path}: no such file")
-        if not header(path).get("Mutant"):
+        fields = header(path)
+        if not fields.get("Mutant"):
             p.error(f"--patch {path}: no 'Mutant:' line in its header (see ci/mutants/README.md)")
+        try:
+            judge.parse_upstream(fields.get("Upstream"))
+        except ValueError as exc:
+            p.error(f"--patch {path}: {exc} (see ci/mutants/README.md)")
     labels = [label_of(path) for path in args.patch]
     if len(set(labels)) != len(labels) or BASE_LABEL in labels:
         p.error(f"--patch: two patches share a name, or one is called {BASE_LABEL}: {', '.join(labels)}")
@@ -204,6 +211,11 @@ def table_text(doc):
         if m["promise"] != "yes":
             lines.append(f"  CAUGHT ELSEWHERE {m['name']}: none of its Checks ({', '.join(m.get('checks') or []) or '-'}) "
                          "failed")
+    for m in doc["mutants"]:
+        up = m.get("upstream")
+        if up:
+            lines.append(f"  UPSTREAM {m['name']}: reverts {up['commit']} ({up['date']}) \"{up['subject']}\": "
+                         f"{'caught' if m['caught'] else 'MISSED'}")
     return "\n".join(lines)
 
 
@@ -253,7 +265,9 @@ def judge_all(run_dir, doc, binary):
                                                    os.path.join(run_dir, f"{m['name']}.compare.json"))
         patch = os.path.join(guest.ROOT, m.get("patch") or "")
         if os.path.isfile(patch):
-            m["checks"] = judge.parse_checks(header(patch).get("Checks"))
+            fields = header(patch)
+            m["checks"] = judge.parse_checks(fields.get("Checks"))
+            m["upstream"] = judge.parse_upstream(fields.get("Upstream"))
         judged = judge.judge_mutant(m, mut_doc, cmp_doc, unmodified, m.get("checks") or [])
         m.update(compare_exit=cmp_status, compare_error=cmp_err if cmp_status == 2 else None,
                  shares=share_text(mut_doc), **judged)
@@ -340,6 +354,7 @@ def main(argv):
         doc["mutants"].append({"name": label, "patch": os.path.relpath(os.path.abspath(path), guest.ROOT),
                                "breaks": fields.get("Breaks"), "promise": fields.get("Promise"),
                                "checks": judge.parse_checks(fields.get("Checks")),
+                               "upstream": judge.parse_upstream(fields.get("Upstream")),
                                "status": entry.get("status"), "reason": entry.get("reason"),
                                "build": entry.get("build"), "wall_s": entry.get("wall_s")})
         mut_doc = load(os.path.join(run_dir, f"{label}.json"))

@@ -4,6 +4,7 @@ maps to, and that each applies to Debian's linux-source-6.12), the rule of ci/mu
 (caught, false alarm, missed, run problem) and run.py's table on synthetic results, the kernel build's cache key and config check (ci/matrix/kbuild.py), source
 kernels in a kernel list, git bisect run's answers (ci/matrix/bisect_step.py) and bad usage.
 The mutants themselves are judged by `make mutants` (minutes a kernel), not here."""
+import datetime
 import fnmatch
 import glob
 import importlib.util
@@ -19,6 +20,7 @@ import rtt
 MUTANTS = os.path.join(rtt.ROOT, "ci", "mutants")
 MATRIX = os.path.join(rtt.ROOT, "ci", "matrix")
 PYTHON = "/usr/bin/python3"
+UPSTREAM_SHAPE = "the revert of an upstream fix"
 
 
 def _module(name, path):
@@ -53,12 +55,23 @@ def test_every_mutant_says_what_it_breaks_and_which_promise():
     known = _scenario_checks()
     patches = sorted(glob.glob(os.path.join(MUTANTS, "*.patch")))
     assert len(patches) >= 15, f"{len(patches)} mutants, want at least 15"
+    upstream = []
     for path in patches:
         fields = run.header(path)
         name = os.path.basename(path)[:-len(".patch")]
         assert fields.get("Mutant") == name, (path, fields.get("Mutant"))
         for key in ("Breaks", "Promise", "Against"):
             assert len(fields.get(key) or "") > 20, f"{name}: header field {key} missing or too short"
+        # A revert of an upstream fix says so in its Shape and names the fix: commit id, the
+        # committer date, the subject (subsystem: title); a made-up slip names none.
+        up = judge.parse_upstream(fields.get("Upstream"))
+        reverts = (fields.get("Shape") or "").startswith(UPSTREAM_SHAPE)
+        assert reverts == (up is not None), \
+            f"{name}: Shape {'starts' if reverts else 'does not start'} with {UPSTREAM_SHAPE!r} but Upstream is {up}"
+        if up:
+            datetime.date.fromisoformat(up["date"])
+            assert ": " in up["subject"], f"{name}: Upstream subject {up['subject']!r} names no subsystem"
+            upstream.append(name)
         # Checks: the checks its Promise maps to, each 'case: task.metric' naming a case and a
         # check that exist (a pattern that matches nothing would make every catch 'elsewhere').
         patterns = judge.parse_checks(fields.get("Checks"))
@@ -74,6 +87,7 @@ def test_every_mutant_says_what_it_breaks_and_which_promise():
             text = f.read()
         touched = [line[6:].split()[0] for line in text.splitlines() if line.startswith("+++ b/")]
         assert touched and all(t.startswith("kernel/sched/") for t in touched), (name, touched)
+    assert len(upstream) >= 4, f"{len(upstream)} reverts of upstream fixes ({', '.join(upstream)}), want at least 4"
 
 
 def test_every_mutant_applies_to_the_debian_6_12_source():
@@ -211,6 +225,16 @@ def test_the_promise_match_prefers_a_named_check_and_says_when_none_is():
     got = j.judge_mutant(OK, both, None, _unmodified(j), ["live-change.*: hog.*"])
     assert got["caught"] and got["promise"] == "no" and got["first"]["case"] == "burst.default", got
     assert j.parse_checks("a.b: c.d, e.*: f.g,\n  h: i.j") == ["a.b: c.d", "e.*: f.g", "h: i.j"]
+    assert j.parse_upstream(None) is None
+    assert j.parse_upstream('115135422562 2026-01-30 "sched/deadline: Fix \'stuck\' dl_server"') == \
+        {"commit": "115135422562", "date": "2026-01-30", "subject": "sched/deadline: Fix 'stuck' dl_server"}
+    for bad in ("11513542 2026-01-30 \"short id\"", "115135422562 30.01.2026 \"x: y\"", "115135422562 2026-01-30 x: y",
+                "115135422562"):
+        try:
+            j.parse_upstream(bad)
+            raise AssertionError(f"Upstream {bad!r} was accepted")
+        except ValueError as exc:
+            assert "Upstream" in str(exc), exc
     named = {"case": "fifo-hog-share.half", "check": "hog.gap_max_us.vs_trace", "metric": "hog.gap_max_us"}
     assert j.matches_promise(named, ["fifo-hog-share.*: hog.gap_max_us"])
 
@@ -232,7 +256,8 @@ def test_the_table_prints_false_alarms_misses_and_catches():
                                                     {"label": "unmodified-3", "status": "ok"}]},
            "mutants": [{"name": "m-caught", "status": "ok", "checks": ["*: hog.rt_budget_excess_us"]},
                        {"name": "m-elsewhere", "status": "ok", "checks": ["*: hog.rt_budget_excess_us"]},
-                       {"name": "m-missed", "status": "ok", "breaks": "the watchdog", "checks": ["rlimit-rttime.*: *"]},
+                       {"name": "m-missed", "status": "ok", "breaks": "the watchdog", "checks": ["rlimit-rttime.*: *"],
+                        "upstream": {"commit": "9b58e976b3b3", "date": "2021-12-07", "subject": "sched/rt: A fix"}},
                        {"name": "m-timeout", "status": "timeout", "reason": "no end marker", "checks": []}]}
     assert run.judge_all(tmp, doc, "/nonexistent") == 1
     text = run.table_text(doc)
@@ -247,6 +272,8 @@ def test_the_table_prints_false_alarms_misses_and_catches():
     assert line["m-timeout"].rstrip().endswith("timeout: no end marker"), line["m-timeout"]
     assert "2 of 4 mutants caught (1 by a check their Promise names); 2 missed; 1 false alarm(s)" in text, text
     assert "MISSED m-missed: breaks: the watchdog" in text and "CAUGHT ELSEWHERE m-elsewhere" in text, text
+    assert 'UPSTREAM m-missed: reverts 9b58e976b3b3 (2021-12-07) "sched/rt: A fix": MISSED' in text, text
+    assert "UPSTREAM m-caught" not in text, text
     # Fewer than three unmodified runs: the table says the rule does not hold yet.
     doc["unmodified"]["again"] = []
     run.judge_all(tmp, doc, "/nonexistent")
@@ -264,8 +291,12 @@ def test_bad_usage_exits_2_naming_the_input():
     no_header = os.path.join(tmp, "plain.patch")
     with open(no_header, "w") as f:
         f.write("--- a/x\n+++ b/x\n")
+    bad_upstream = os.path.join(tmp, "bad-upstream.patch")
+    with open(bad_upstream, "w") as f:
+        f.write("Mutant: bad-upstream\nUpstream: 9b58e976 Dec 2021 a fix\n\n--- a/x\n+++ b/x\n")
     for args, named in ((["--patch", "/nonexistent.patch"], "/nonexistent.patch"),
                         (["--patch", no_header], "Mutant:"),
+                        (["--patch", bad_upstream], "Upstream:"),
                         (["--config", "nosuch"], "--config nosuch"),
                         (["--boot-retries", "-1"], "--boot-retries"),
                         (["--jobs", "0"], "--jobs"),
