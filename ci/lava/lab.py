@@ -139,11 +139,10 @@ def cancel_unfinished(lab, jobs):
                 log(f"{j['label']}: could not cancel job {j['id']}: {exc}")
 
 
-def run(items, args, run_dir, collect):
-    """Runs items ([{label, vmlinuz, config, kernel_name, entry}]) as lab jobs; returns their
-    entries, each filled by collect(label, console, status, reason, wall, run_dir, entry) (make
-    matrix's), with the job's lab facts under 'lab'. LabError (usage) when the lab cannot be used."""
-    lab = connect(args)
+def run(lab, items, args, run_dir, collect):
+    """Runs items ([{label, vmlinuz, config, kernel_name, entry}]) as jobs on lab (connect()'s);
+    returns their entries, each filled by collect(label, console, status, reason, wall, run_dir,
+    entry) (make matrix's), with the job's lab facts under 'lab'. LabError when the lab fails."""
     write_jobs(items, args, run_dir)
     total, _ = job_minutes(args)
     # Jobs queue for the devices: the last may start after the others have used their time.

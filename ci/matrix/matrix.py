@@ -210,6 +210,8 @@ def run_kernels(kernels, args, run_dir, base):
     """Every kernel's entry: booted here one after another, or with --lab fetched (or built) here
     and run as jobs on the lab at once (ci/lava/lab.py). Raises lab.LabError."""
     if args.lab:
+        # The lab, its token and device type are checked before any kernel is fetched or built.
+        connection = lab.connect(args)
         entries, items = [], []
         for k in kernels:
             entry, vmlinuz, config = fetch_kernel(k, args)
@@ -220,7 +222,7 @@ def run_kernels(kernels, args, run_dir, base):
             else:
                 guest.log(f"{k['label']}: {entry['status']} ({entry['reason']})")
         if items:
-            lab.run(items, args, run_dir, collect)
+            lab.run(connection, items, args, run_dir, collect)
         return entries
     entries = []
     for i, k in enumerate(kernels, 1):
