@@ -169,7 +169,7 @@ def run(lab, items, args, run_dir, collect):
         console, status, reason, wall, info = lab_collect.collect(lab, j, run_dir)
         entry = collect(it["label"], console, status, reason, wall, run_dir, it["entry"])
         entry["lab"] = info
-        log(f"{it['label']}: {entry['status']}" + (f" ({entry['reason']})" if entry.get("reason") else "")
+        log(f"{it['label']}: {status}" + (f" ({reason})" if reason else "")
             + f", job {j['id']}, {info['cases'].get('pass', 0)} cases passed, "
             f"{info['cases'].get('fail', 0)} failed, {wall:.0f} s")
         entries.append(entry)

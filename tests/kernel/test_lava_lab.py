@@ -392,3 +392,20 @@ def test_lab_urls_and_tokens_come_from_lavaclis_identities():
         except lab_identity.IdentityError as exc:
             assert "nowhere" in str(exc) and "big, rtthrottle-lab" in str(exc)
         assert lab.is_local("http://127.0.0.1:8000") and not lab.is_local("https://lava.example.org")
+
+
+def test_a_bisect_step_on_the_lab_answers_good_or_skip():
+    lab, _, _, _, _ = _modules()
+    import bisect_step
+    with scratch() as tmp, fake_lab(outcome={"bad1": "Incomplete"}) as fake:
+        kernel = os.path.join(tmp, "bzImage")
+        open(kernel, "w").close()
+        args = Args(fake.url)
+        with replaced(lab.guest, "base_initramfs", lambda work, binary, rtt_args, config=None: kernel):
+            connection = lab.connect(args)
+            answers = {}
+            for commit in ("good1", "bad1"):
+                console, status, reason, _ = bisect_step.lab_boot(connection, commit, kernel, None, "6.1", args, tmp)
+                answers[commit] = (bisect_step.verdict(status, console.done), status)
+    # The fixture's run passed: good; LAVA's incomplete job: skip, never "bad".
+    assert answers == {"good1": (bisect_step.GOOD, "ok"), "bad1": (bisect_step.SKIP, "unjudged")}, answers
