@@ -19,7 +19,8 @@ A kernel that cannot be fetched (no network, no such package) is skipped with wh
 failure, a timeout or a missing or corrupt results file is reported for its kernel and the next
 kernel boots. Exit status: 0 every kernel not skipped ran and passed every check, 1 otherwise,
 2 bad usage. Guests run one at a time under flock /tmp/rtt-machine.lock (--no-lock when the
-caller holds it). Progress on stderr.
+caller holds it). Progress on stderr. With --lab the guests are jobs on a LAVA lab, all at once
+(ci/lava/lab.py, doc/lava-lab.md): the same files and table; 2 when the lab cannot be used.
 """
 import argparse
 import datetime

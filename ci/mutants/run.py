@@ -19,7 +19,8 @@ Exit status: 0 every unmodified run finished without a false alarm and every mut
 1 otherwise, 2 bad usage (a missing patch, no rtthrottle binary). --build-only builds (or finds
 cached) every kernel and boots nothing, so builds can run pinned and niced apart from the guests. Builds are cached in --kernel-cache (by source
 version, fragments and patch); guests run one at a time under flock /tmp/rtt-machine.lock
-(--no-lock when the caller holds it). Progress on stderr.
+(--no-lock when the caller holds it). Progress on stderr. With --lab the kernels are built here
+and boot as jobs on a LAVA lab, all at once (ci/lava/lab.py, doc/lava-lab.md).
 """
 import argparse
 import datetime
