@@ -8,6 +8,7 @@ import base64
 import contextlib
 import hashlib
 import http.server
+import io
 import json
 import os
 import re
@@ -204,8 +205,10 @@ def run_matrix(fake, labels, tmp, **kw):
     open(kernel, "w").close()
     items = [{"label": label, "vmlinuz": kernel, "config": None, "kernel_name": f"linux-image-{label}",
               "entry": {"label": label, "series": label, "flavour": "amd64"}} for label in labels]
-    # No guest is built here: a stand-in ramdisk (the real one needs busybox and mknod).
-    with replaced(lab.guest, "base_initramfs", lambda work, binary, rtt_args, config=None: kernel):
+    # No guest is built here: a stand-in ramdisk (the real one needs busybox and mknod). The
+    # client's progress lines stay out of the test runner's output.
+    with replaced(lab.guest, "base_initramfs", lambda work, binary, rtt_args, config=None: kernel), \
+            contextlib.redirect_stderr(io.StringIO()):
         connection = lab.connect(args)
         return lab.run(connection, items, args, tmp, matrix.collect), args
 
@@ -401,7 +404,8 @@ def test_a_bisect_step_on_the_lab_answers_good_or_skip():
         kernel = os.path.join(tmp, "bzImage")
         open(kernel, "w").close()
         args = Args(fake.url)
-        with replaced(lab.guest, "base_initramfs", lambda work, binary, rtt_args, config=None: kernel):
+        with replaced(lab.guest, "base_initramfs", lambda work, binary, rtt_args, config=None: kernel), \
+                contextlib.redirect_stderr(io.StringIO()):
             connection = lab.connect(args)
             answers = {}
             for commit in ("good1", "bad1"):
