@@ -14,6 +14,10 @@ case "${1:-}" in
 *) echo "lab-down: unknown argument $1 (see --help)" >&2; exit 2 ;;
 esac
 say() { echo "lab-down: $*" >&2; }
+groups=""
+# The lab's services as their command lines start (gunicorn names its processes itself); a
+# command that merely mentions them does not count.
+SERVICES='^/usr/bin/python3 /usr/bin/lava-worker |^/usr/bin/python3 /usr/bin/lava-server manage lava-scheduler|^gunicorn: (master|worker) \[lava_server.wsgi\]'
 
 # stop NAME SIGNAL-TARGET: TERM, then KILL after 20 s; the worker and scheduler lead their own
 # session (setsid), so their process group goes with them.
@@ -23,6 +27,7 @@ stop() {
 	pid=$(cat "$pidfile")
 	target=$pid
 	[ "$2" = group ] && target=-$pid
+	[ "$2" = group ] && groups="$groups $pid"
 	if kill -0 "$pid" 2>/dev/null; then
 		say "stopping $1 ($pid)"
 		kill -TERM "$target" 2>/dev/null
@@ -39,7 +44,11 @@ if [ -f "$STATE/postgresql.started" ]; then
 	# shellcheck disable=SC2046 # version and name
 	pg_ctlcluster $(cat "$STATE/postgresql.started") stop && rm -f "$STATE/postgresql.started"
 fi
-left=$(pgrep -f -a 'lava-worker|lava-scheduler|lava_server.wsgi|lava-run' || true)
+# What is left of the groups stopped (a job's lava-run and QEMU) and of any lab service.
+left=$(pgrep -f -a "$SERVICES" || true)
+for g in $groups; do
+	left="$left$(pgrep -a -g "$g" 2>/dev/null)"
+done
 if [ -n "$left" ]; then
 	say "still running: $left"
 	exit 1

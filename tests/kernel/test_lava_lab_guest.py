@@ -24,6 +24,9 @@ RUN = ["--", "--scenario", "fifo-hog-share", "--policy", "default,unlimited", "-
 LAB_UP = os.path.join(rtt.ROOT, "ci", "lava", "lab-up.sh")
 LAB_DOWN = os.path.join(rtt.ROOT, "ci", "lava", "lab-down.sh")
 STATE = "/var/lib/rtthrottle-lab"
+# The lab's services as their command lines start (as ci/lava/lab-down.sh looks for them).
+SERVICES = (r"^/usr/bin/python3 /usr/bin/lava-worker |^/usr/bin/python3 /usr/bin/lava-server manage lava-scheduler"
+            r"|^gunicorn: (master|worker) \[lava_server.wsgi\]")
 
 
 def lab_running():
@@ -99,5 +102,5 @@ def test_a_two_kernel_matrix_on_the_lab_has_make_matrixs_verdicts():
         assert f"\n{label}: " in table, table
     shutil.rmtree(out)
     if started:
-        left = subprocess.run(["pgrep", "-f", "lava-worker|lava-scheduler|lava_server.wsgi"], capture_output=True)
+        left = subprocess.run(["pgrep", "-f", SERVICES], capture_output=True)
         assert left.returncode == 1, f"lab processes left: {left.stdout}"
