@@ -242,10 +242,13 @@ clean-static:
 # configuration in /var/cache/rtthrottle-kernels/archive) under QEMU, runs the quick suite inside and writes
 # results/matrix/<UTC time>/ with one results file per kernel, table.txt and matrix.png. Takes
 # /tmp/rtt-machine.lock for each guest. MATRIX_ARGS go to ci/matrix/matrix.py (see its --help),
-# e.g. MATRIX_ARGS="--kernels 6.1,6.12 -- --suite debate".
+# e.g. MATRIX_ARGS="--kernels 6.1,6.12 -- --suite debate". LAB=URL (or a lavacli identity, or
+# `local`: the lab `make lab` stands up) runs the guests as jobs on that LAVA lab instead, LAB_TOKEN
+# its API token when lavacli's ~/.config/lavacli.yaml has none (doc/lava-lab.md).
+LAB_OPTS = $(if $(LAB),--lab $(LAB)) $(if $(LAB_TOKEN),--lab-token $(LAB_TOKEN))
 .PHONY: matrix
 matrix: deps all
-	$(PYTHON) ci/matrix/matrix.py $(MATRIX_ARGS)
+	$(PYTHON) ci/matrix/matrix.py $(LAB_OPTS) $(MATRIX_ARGS)
 
 # The fair server's trade-off where it can be set (6.12+ guests: this host's debugfs refuses
 # it): the debate's scenarios with RT at the default and at -1, each with the fair server off
@@ -284,6 +287,17 @@ lava: deps all
 lava-validate: deps
 	$(PYTHON) ci/lava/lava.py --validate --out $(BUILD)/lava-validate
 
+# A LAVA lab on this machine (ci/lava/lab-up.sh): Debian's lava-server, PostgreSQL, the scheduler,
+# one lava-worker with LAB_DEVICES (default 2) QEMU devices, a user and an API token as the lavacli
+# identity rtthrottle-lab (LAB=local), all started without systemd. `make lab-stop` stops every
+# service it started (ci/lava/lab-down.sh); the database and devices stay for the next make lab.
+.PHONY: lab lab-stop
+lab:
+	ci/lava/lab-up.sh
+
+lab-stop:
+	ci/lava/lab-down.sh
+
 # Mutants: does the suite catch a broken throttle? Builds Debian's linux-source-6.12 (apt) with
 # ci/kconfig/base.config + rt-group.config, unmodified and with each ci/mutants/*.patch (builds
 # cached in /var/cache/rtthrottle-kernels), boots each under QEMU, runs the quick suite inside and
@@ -296,7 +310,7 @@ deps-kernel:
 	ci/install-deps.sh --kernel-build
 
 mutants: deps deps-kernel all
-	$(PYTHON) ci/mutants/run.py --unmodified-runs 3 $(MUTANTS_ARGS)
+	$(PYTHON) ci/mutants/run.py --unmodified-runs 3 $(LAB_OPTS) $(MUTANTS_ARGS)
 
 # The CI runs .ci/run under the machine lock (as make test's kernel tests need): no second flock.
 MUTANTS_CI_PATCH := ci/mutants/rt-throttle-never-set.patch

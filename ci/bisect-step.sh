@@ -7,10 +7,16 @@
 # usage (stops the bisection). Run it from the kernel tree:
 #   git bisect start BAD GOOD
 #   git bisect run /path/to/rtthrottle/ci/bisect-step.sh [--config rt-group] [-- RUN ARGS]
-# Every option: ci/bisect-step.sh --help (ci/matrix/bisect_step.py).
+# Every option: ci/bisect-step.sh --help (ci/matrix/bisect_step.py); --lab URL boots it as a job on
+# that LAVA lab (LAB=URL in the environment does the same).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -x "$here/build-static/rtthrottle" ]; then
 	make -C "$here" --no-print-directory static >&2 || { echo "bisect-step: make static failed" >&2; exit 128; }
+fi
+# LAB (and LAB_TOKEN) in the environment: as make matrix takes them.
+if [ -n "${LAB:-}" ]; then
+	if [ -n "${LAB_TOKEN:-}" ]; then set -- --lab-token "$LAB_TOKEN" "$@"; fi
+	set -- --lab "$LAB" "$@"
 fi
 exec /usr/bin/python3 "$here/ci/matrix/bisect_step.py" "$@"

@@ -151,10 +151,13 @@ def lava_run(job, out, validate, lock, timeout):
 
 
 def read_log(path):
-    """lava-run's log: one mapping a line ({dt, lvl, msg}); anything else is skipped."""
+    """lava-run's log: one mapping a line ({dt, lvl, msg}); a server's job log is the same as a
+    YAML list ("- {...}" a line); anything else is skipped."""
     entries = []
     with open(path, errors="replace") as f:
         for line in f:
+            if line.startswith("- "):
+                line = line[2:]
             try:
                 entry = json.loads(line)
             except ValueError:

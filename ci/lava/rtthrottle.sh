@@ -6,19 +6,26 @@
 # case per result, one for the run and, with a baseline, one for `rtthrottle compare`.
 # The cases are the lines rtthrottle writes with --lava (NAME RESULT [MEASUREMENT UNITS]): nothing but
 # a POSIX shell is needed, busybox included. Outside LAVA (no lava-test-case on PATH) the same
-# lines are printed, for a dry run.
-#   rtthrottle.sh [-s SUITE | -c SCENARIOS] [-d SECONDS] [-r REPEAT] [-b BASELINE] [-i true|false]
+# lines are printed, for a dry run. -a gives `rtthrottle run` its arguments as they are (as `make
+# matrix` does, instead of -s/-c/-d/-r); -f true then sends the facts, the kernel's messages and
+# the results file back framed on the console (ci/matrix/report.sh in the matrix ramdisk), so a
+# lab client rebuilds `make matrix`'s table from the job log.
+#   rtthrottle.sh [-s SUITE | -c SCENARIOS] [-d SECONDS] [-r REPEAT] [-a RUN-ARGS] [-b BASELINE]
+#                 [-i true|false] [-f true|false]
 set -u
-SUITE=quick SCENARIOS="" DURATION=3 REPEAT=1 BASELINE="" SKIP_INSTALL=false
-while getopts "s:c:d:r:b:i:" opt; do
+SUITE=quick SCENARIOS="" DURATION=3 REPEAT=1 RUN_ARGS="" BASELINE="" SKIP_INSTALL=false FRAME=false
+USAGE="usage: $0 [-s SUITE | -c SCENARIOS] [-d SECONDS] [-r REPEAT] [-a RUN-ARGS] [-b BASELINE] [-i true|false] [-f true|false]"
+while getopts "s:c:d:r:a:b:i:f:" opt; do
 	case "$opt" in
 	s) SUITE=$OPTARG ;;
 	c) SCENARIOS=$OPTARG ;;
 	d) DURATION=$OPTARG ;;
 	r) REPEAT=$OPTARG ;;
+	a) RUN_ARGS=$OPTARG ;;
 	b) BASELINE=$OPTARG ;;
 	i) SKIP_INSTALL=$OPTARG ;;
-	*) echo "usage: $0 [-s SUITE | -c SCENARIOS] [-d SECONDS] [-r REPEAT] [-b BASELINE] [-i true|false]" >&2; exit 2 ;;
+	f) FRAME=$OPTARG ;;
+	*) echo "$USAGE" >&2; exit 2 ;;
 	esac
 done
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,10 +54,27 @@ if [ "$SKIP_INSTALL" != "true" ]; then
 	fi
 fi
 BIN=$(command -v rtthrottle || echo /usr/local/bin/rtthrottle)
-if [ -n "$SCENARIOS" ]; then CHOICE="--scenario $SCENARIOS"; else CHOICE="--suite $SUITE"; fi
+if [ -n "$RUN_ARGS" ]; then CHOICE=$RUN_ARGS
+elif [ -n "$SCENARIOS" ]; then CHOICE="--scenario $SCENARIOS --duration $DURATION --repeat $REPEAT"
+else CHOICE="--suite $SUITE --duration $DURATION --repeat $REPEAT"; fi
+REPORT=/usr/share/rtthrottle/report.sh
+if [ "$FRAME" = "true" ] && [ -f "$REPORT" ]; then
+	# shellcheck disable=SC1091 # ci/matrix/report.sh, at this path in the ramdisk
+	. /usr/share/rtthrottle/report.sh
+	write_facts "$OUTPUT/facts.txt"
+fi
+send_back() {	# send_back STATUS: with -f true, the files framed on the console and the end marker
+	[ "$FRAME" = "true" ] && [ -f "$REPORT" ] || return 0
+	fact rtthrottle_exit "$1"
+	write_dmesg "$OUTPUT/dmesg.txt"
+	send "$OUTPUT/facts.txt" facts.txt
+	send "$OUTPUT/dmesg.txt" dmesg.txt
+	send "$OUTPUT/results.json" results.json
+	echo "RTT-MATRIX-DONE $1"
+}
 
-# shellcheck disable=SC2086 # CHOICE is an option and its value
-"$BIN" run $CHOICE --duration "$DURATION" --repeat "$REPEAT" --quiet --output "$OUTPUT/results.json" \
+# shellcheck disable=SC2086 # CHOICE is options and their values
+"$BIN" run $CHOICE --quiet --output "$OUTPUT/results.json" \
 	--junit "$OUTPUT/junit.xml" --kcidb "$OUTPUT/kcidb.json" --rt-tests-json "$OUTPUT/rt-tests.json" \
 	--lava "$OUTPUT/cases.txt" >"$OUTPUT/ktap.txt" 2>"$OUTPUT/run.log"
 status=$?
@@ -61,7 +85,7 @@ cat "$OUTPUT/ktap.txt"
 case $status in
 0 | 1 | 4) report rtthrottle-run pass ;;
 125) report rtthrottle-run unknown ;;
-*) cat "$OUTPUT/run.log"; report rtthrottle-run fail; exit 0 ;;
+*) cat "$OUTPUT/run.log"; report rtthrottle-run fail; send_back "$status"; exit 0 ;;
 esac
 
 while read -r name result measurement units; do
@@ -84,4 +108,5 @@ if [ -n "$BASELINE" ]; then
 	esac
 	cat "$OUTPUT/compare.txt"
 fi
+send_back "$status"
 exit 0

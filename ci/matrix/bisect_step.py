@@ -10,7 +10,8 @@ and a static rtthrottle like `make matrix`, runs `rtthrottle run` with the argum
 understands: 0 good (every check passed), 1 bad (a check failed), 125 skip (the tree does not
 build, the kernel does not boot or time out, or rtthrottle could not judge: exit 125, an
 error, a skipped result). Console log and results file go to --out (default
-/tmp/rtthrottle-bisect/<commit>).
+/tmp/rtthrottle-bisect/<commit>). With --lab the boot is a job on that LAVA lab (ci/lava/lab.py):
+a job LAVA ends incomplete is a skip; a lab that cannot be used stops the bisection (128).
 """
 import argparse
 import os
@@ -18,8 +19,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lava"))
 import guest  # noqa: E402
 import kbuild  # noqa: E402
+import lab  # noqa: E402
 
 GOOD, BAD, SKIP = 0, 1, 125
 DEFAULT_RUN = ["--scenario", "fifo-hog-share", "--policy", "default,half"]
@@ -48,6 +51,7 @@ def parse_args(argv):
     p.add_argument("--binary", default=os.path.join(guest.ROOT, "build-static", "rtthrottle"),
                    help="static rtthrottle for the guest (default build-static/rtthrottle: make static)")
     p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
+    lab.add_options(p)
     args = p.parse_args(argv)
     if not os.path.isfile(os.path.join(args.tree, "Makefile")) or \
             not os.path.isdir(os.path.join(args.tree, "kernel", "sched")):
@@ -63,6 +67,7 @@ def parse_args(argv):
     args.rtt_args = args.rtt_args or DEFAULT_RUN
     if "--output" in args.rtt_args:
         p.error("--output is chosen by the guest init; leave it out")
+    lab.check_options(p, args)
     return args
 
 
@@ -73,6 +78,20 @@ def verdict(status, guest_exit):
     if guest_exit in (GOOD, BAD):
         return guest_exit
     return SKIP              # 125 not judged, 2 usage, 4 all skipped, 128+N stopped
+
+
+def lab_boot(connection, commit, vmlinuz, config, release, args, out):
+    """The boot as one lab job: (console, status, reason, wall) as guest.boot gives them; the
+    job's log in out/<commit>.lava.log and its console in out/<commit>.console.log."""
+    got = {}
+
+    def keep(label, console, status, reason, wall, run_dir, entry):
+        got.update(console=console, status=status, reason=reason, wall=wall)
+        return entry
+
+    lab.run(connection, [{"label": commit, "vmlinuz": vmlinuz, "config": config, "kernel_name": release,
+                          "entry": {}}], args, out, keep)
+    return got["console"], got["status"], got["reason"], got["wall"]
 
 
 def commit_of(tree):
@@ -87,6 +106,13 @@ def main(argv):
         # git bisect run aborts on statuses above 127: a usage error must stop the bisection.
         return 128 if exc.code else 0
     commit = commit_of(args.tree)
+    connection = None
+    if args.lab:
+        try:
+            connection = lab.connect(args)
+        except lab.LabError as exc:
+            say(f"lab: {exc}; stopping the bisection")
+            return 128
     out = args.out or os.path.join("/tmp", "rtthrottle-bisect", commit)
     os.makedirs(out, exist_ok=True)
     build_log = os.path.join(out, "build.log")
@@ -107,13 +133,21 @@ def main(argv):
         dst.write(src.read())
     work = os.path.join(out, "work")
     os.makedirs(work, exist_ok=True)
-    base = guest.base_initramfs(work, args.binary, args.rtt_args)
-    initrd = guest.kernel_initramfs(work, base, config, "bisect")
     vmlinuz = os.path.join(args.tree, "arch", "x86", "boot", "bzImage")
-    say(f"{commit}: booting {release}, rtthrottle run {' '.join(args.rtt_args)}")
-    console, status, reason, wall = guest.boot(commit, vmlinuz, initrd, args.accel, args.timeout,
-                                               args.boot_timeout, os.path.join(out, "console.log"),
-                                               lock=not args.no_lock)
+    if connection is not None:
+        say(f"{commit}: {release} as a job on {args.lab_name}, rtthrottle run {' '.join(args.rtt_args)}")
+        try:
+            console, status, reason, wall = lab_boot(connection, commit, vmlinuz, config, release, args, out)
+        except lab.LabError as exc:
+            say(f"lab: {exc}; stopping the bisection")
+            return 128
+    else:
+        base = guest.base_initramfs(work, args.binary, args.rtt_args)
+        initrd = guest.kernel_initramfs(work, base, config, "bisect")
+        say(f"{commit}: booting {release}, rtthrottle run {' '.join(args.rtt_args)}")
+        console, status, reason, wall = guest.boot(commit, vmlinuz, initrd, args.accel, args.timeout,
+                                                   args.boot_timeout, os.path.join(out, "console.log"),
+                                                   lock=not args.no_lock)
     if "results.json" in console.files:
         with open(os.path.join(out, "results.json"), "wb") as f:
             f.write(console.files["results.json"])

@@ -224,6 +224,10 @@ def base_initramfs(work, binary, rtt_args, config=None, script=None):
     log(f"initramfs: {binary} ({'dynamic' if libs else 'static'}), "
         f"{'cyclictest' if cyclictest else 'no cyclictest (rt-tests not installed)'}, {len(set(libs))} libraries")
     shutil.copy(os.path.join(HERE, "init"), os.path.join(stage, "init"))
+    # The facts and the console framing, for the init and for a LAVA job's test shell.
+    shutil.copy(os.path.join(HERE, "report.sh"), os.path.join(stage, "usr", "share", "rtthrottle"))
+    os.makedirs(os.path.join(stage, "usr", "share", "rtthrottle", "lava"))
+    shutil.copy(os.path.join(ROOT, "ci", "lava", "rtthrottle.sh"), os.path.join(stage, "usr", "share", "rtthrottle", "lava"))
     shutil.copytree(os.path.join(ROOT, "workloads", "scenarios"),
                     os.path.join(stage, "usr", "share", "rtthrottle", "scenarios"))
     if rtt_args is not None:

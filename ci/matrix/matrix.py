@@ -19,7 +19,8 @@ A kernel that cannot be fetched (no network, no such package) is skipped with wh
 failure, a timeout or a missing or corrupt results file is reported for its kernel and the next
 kernel boots. Exit status: 0 every kernel not skipped ran and passed every check, 1 otherwise,
 2 bad usage. Guests run one at a time under flock /tmp/rtt-machine.lock (--no-lock when the
-caller holds it). Progress on stderr.
+caller holds it). Progress on stderr. With --lab the guests are jobs on a LAVA lab, all at once
+(ci/lava/lab.py, doc/lava-lab.md): the same files and table; 2 when the lab cannot be used.
 """
 import argparse
 import datetime
@@ -30,9 +31,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lava"))
 import archive  # noqa: E402
 import guest  # noqa: E402
 import kbuild  # noqa: E402
+import lab  # noqa: E402
 import summary  # noqa: E402
 
 DEFAULT_LIST = os.path.join(guest.ROOT, "ci", "kernels.list")
@@ -58,6 +61,7 @@ def add_guest_options(p, out_default):
                    help="rtthrottle for the guests (default build/rtthrottle: make; it goes in with the "
                         "libraries ldd lists; a static one, make static, has no sched_switch trace)")
     p.add_argument("rtt_args", nargs="*", help=argparse.SUPPRESS)
+    lab.add_options(p)
 
 
 def check_guest_options(p, args):
@@ -68,6 +72,7 @@ def check_guest_options(p, args):
     args.rtt_args = args.rtt_args or ["--suite", "quick"]
     if "--output" in args.rtt_args:
         p.error("--output is chosen by the guest init; leave it out")
+    lab.check_options(p, args)
 
 
 def parse_args(argv):
@@ -82,9 +87,13 @@ def parse_args(argv):
     p.add_argument("--archive-dir", default=archive.DEFAULT_ROOT,
                    help="private apt configuration, lists and packages for the kernels of suite:NAME "
                         f"({', '.join(archive.SUITES)}; default {archive.DEFAULT_ROOT})")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run every kernel N times (labels LABEL.rep1 .. LABEL.repN; default 1)")
     add_guest_options(p, os.path.join(guest.ROOT, "results", "matrix"))
     args = p.parse_args(argv)
     check_guest_options(p, args)
+    if not 1 <= args.repeat <= 20:
+        p.error(f"--repeat: {args.repeat} is outside 1..20")
     return args
 
 
@@ -168,21 +177,71 @@ def kernel_image(k, args, entry):
     return guest.fetch(entry["package"], apt.packages, apt)
 
 
-def run_kernel(k, args, run_dir, base):
-    """Fetches (or builds), boots and collects one kernel; returns its entry of matrix.json."""
+def fetch_kernel(k, args):
+    """(entry of matrix.json, vmlinuz, config) of a kernel of the list, fetched or built; a kernel
+    that cannot be is (entry with its status and why, None, None)."""
     entry = {"label": k["label"], "series": k["series"], "flavour": k["flavour"], "accel": args.accel}
     if "suite" in k:
         entry["suite"] = k["suite"]
     try:
         vmlinuz, config = kernel_image(k, args, entry)
         entry["vmlinuz"] = os.path.basename(vmlinuz)
-        initrd = guest.kernel_initramfs(os.path.join(run_dir, "work"), base, config, k["label"])
+        return entry, vmlinuz, config
     except (guest.MatrixError, subprocess.SubprocessError, OSError) as exc:
         # A kernel that cannot be fetched (no network, no such package) is skipped with why.
         entry.update(status="build-failure" if "config" in k else "skipped",
                      reason=str(exc) if "config" in k else f"not fetched: {exc}")
+        return entry, None, None
+
+
+def run_kernel(k, args, run_dir, base):
+    """Fetches (or builds), boots and collects one kernel; returns its entry of matrix.json."""
+    entry, vmlinuz, config = fetch_kernel(k, args)
+    if vmlinuz is None:
+        return entry
+    try:
+        initrd = guest.kernel_initramfs(os.path.join(run_dir, "work"), base, config, k["label"])
+    except (subprocess.SubprocessError, OSError) as exc:
+        entry.update(status="skipped", reason=f"no initramfs: {exc}")
         return entry
     return boot_kernel(k["label"], vmlinuz, initrd, args, run_dir, entry)
+
+
+def run_kernels(kernels, args, run_dir, base):
+    """Every kernel's entry: booted here one after another, or with --lab fetched (or built) here
+    and run as jobs on the lab at once (ci/lava/lab.py). Raises lab.LabError."""
+    if args.lab:
+        # The lab, its token and device type are checked before any kernel is fetched or built.
+        connection = lab.connect(args)
+        entries, items = [], []
+        for k in kernels:
+            entry, vmlinuz, config = fetch_kernel(k, args)
+            entries.append(entry)
+            if vmlinuz is not None:
+                items.append({"label": k["label"], "vmlinuz": vmlinuz, "config": config, "entry": entry,
+                              "kernel_name": entry.get("package") or os.path.basename(vmlinuz)})
+            else:
+                guest.log(f"{k['label']}: {entry['status']} ({entry['reason']})")
+        if items:
+            lab.run(connection, items, args, run_dir, collect)
+        return entries
+    entries = []
+    for i, k in enumerate(kernels, 1):
+        guest.log(f"[{i}/{len(kernels)}] {k['label']} ({k['series']} {k['flavour']})")
+        entry = run_kernel(k, args, run_dir, base)
+        entries.append(entry)
+        failed = len(entry.get("failed_checks") or [])
+        guest.log(f"{k['label']}: {entry['status']}" + (f" ({entry['reason']})" if entry.get("reason") else "")
+                  + (f", {failed} failed check(s)" if entry["status"] == "ok" else "")
+                  + (f", {entry['wall_s']} s" if "wall_s" in entry else ""))
+    return entries
+
+
+def repeated(kernels, n):
+    """The list with each kernel n times, labelled LABEL.rep1 .. LABEL.repN (n 1: as it is)."""
+    if n == 1:
+        return kernels
+    return [dict(k, label=f"{k['label']}.rep{i}") for k in kernels for i in range(1, n + 1)]
 
 
 def boot_kernel(label, vmlinuz, initrd, args, run_dir, entry):
@@ -202,6 +261,13 @@ def boot_kernel(label, vmlinuz, initrd, args, run_dir, entry):
         os.replace(log_path, kept)
         entry["boot_failures"].append({"reason": reason, "console_log": os.path.basename(kept)})
         guest.log(f"{label}: boot failure ({reason[:120]}); booting again")
+    return collect(label, console, status, reason, wall, run_dir, entry)
+
+
+def collect(label, console, status, reason, wall, run_dir, entry):
+    """Fills entry from what one guest sent (a guest.Console fed with its console, here from QEMU,
+    for a lab from the LAVA job's log): status, guest facts, and from its results file
+    <label>.json (written into run_dir) the figures and failed checks."""
     entry.update(status=status, reason=reason, wall_s=round(wall, 1), guest_exit=console.done)
     if "facts.txt" in console.files:
         entry["guest"] = parse_facts(console.files["facts.txt"].decode("utf-8", "replace"))
@@ -239,24 +305,24 @@ def main(argv):
     # SIGTERM/SIGHUP unwind like Ctrl-C, so the running guest is killed on the way out.
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
-    kernels = read_list(args.list, args.kernels)
+    kernels = repeated(read_list(args.list, args.kernels), args.repeat)
     if not os.access(args.binary, os.X_OK):
         raise SystemExit(f"matrix: {args.binary}: no rtthrottle binary (make)")
     run = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     run_dir = os.path.join(args.out, run)
     os.makedirs(os.path.join(run_dir, "work"))
-    base = guest.base_initramfs(os.path.join(run_dir, "work"), args.binary, args.rtt_args)
-    guest.log(f"{len(kernels)} kernel(s), rtthrottle run {' '.join(args.rtt_args)}; results in {run_dir}")
-    entries = []
-    for i, k in enumerate(kernels, 1):
-        guest.log(f"[{i}/{len(kernels)}] {k['label']} ({k['series']} {k['flavour']})")
-        entry = run_kernel(k, args, run_dir, base)
-        entries.append(entry)
-        failed = len(entry.get("failed_checks") or [])
-        guest.log(f"{k['label']}: {entry['status']}" + (f" ({entry['reason']})" if entry.get("reason") else "")
-                  + (f", {failed} failed check(s)" if entry["status"] == "ok" else "")
-                  + (f", {entry['wall_s']} s" if "wall_s" in entry else ""))
+    # A lab's guests get the ramdisk without arguments (the job runs rtthrottle): lab.py builds it.
+    base = None if args.lab else guest.base_initramfs(os.path.join(run_dir, "work"), args.binary, args.rtt_args)
+    guest.log(f"{len(kernels)} kernel(s), rtthrottle run {' '.join(args.rtt_args)}"
+              + (f" on the lab {args.lab_name}" if args.lab else "") + f"; results in {run_dir}")
+    try:
+        entries = run_kernels(kernels, args, run_dir, base)
+    except lab.LabError as exc:
+        guest.log(f"lab: {exc}; no table written")
+        return 2 if exc.usage else 1
     doc = {"run": run, "rtthrottle_args": args.rtt_args, "kernels": entries}
+    if args.lab:
+        doc["lab"] = {"url": args.lab_url, "device_type": args.device_type}
     with open(os.path.join(run_dir, "matrix.json"), "w") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")

@@ -21,7 +21,8 @@ Exit status: 0 every unmodified run finished without a false alarm and every mut
 1 otherwise, 2 bad usage (a missing patch, no rtthrottle binary). --build-only builds (or finds
 cached) every kernel and boots nothing, so builds can run pinned and niced apart from the guests. Builds are cached in --kernel-cache (by source
 version, fragments and patch); guests run one at a time under flock /tmp/rtt-machine.lock
-(--no-lock when the caller holds it). Progress on stderr.
+(--no-lock when the caller holds it). Progress on stderr. With --lab the kernels are built here
+and boot as jobs on a LAVA lab, all at once (ci/lava/lab.py, doc/lava-lab.md).
 """
 import argparse
 import datetime
@@ -228,11 +229,10 @@ def compare(binary, base_json, new_json, out_json):
     return proc.returncode, load(out_json), proc.stderr.strip()
 
 
-def guest_run(label, patches, args, run_dir, base_cpio):
-    """Builds and boots one kernel; its matrix-style entry (status, build, figures, ...)."""
-    k = {"label": label, "series": args.series, "flavour": f"source:{args.config}", "config": args.config,
-         "patches": patches}
-    return matrix.run_kernel(k, args, run_dir, base_cpio)
+def kernel_spec(label, patches, args):
+    """One kernel of the run as make matrix's list names a kernel built from source."""
+    return {"label": label, "series": args.series, "flavour": f"source:{args.config}", "config": args.config,
+            "patches": patches}
 
 
 def judge_all(run_dir, doc, binary):
@@ -326,11 +326,21 @@ def main(argv):
     run = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     run_dir = os.path.join(args.out, run)
     os.makedirs(os.path.join(run_dir, "work"))
-    base_cpio = guest.base_initramfs(os.path.join(run_dir, "work"), args.binary, args.rtt_args)
-    log(f"unmodified kernel + {len(args.patch)} mutant(s), rtthrottle run {' '.join(args.rtt_args)}; results in {run_dir}")
+    # A lab's guests get the ramdisk without arguments (the job runs rtthrottle): lab.py builds it.
+    base_cpio = None if args.lab else guest.base_initramfs(os.path.join(run_dir, "work"), args.binary, args.rtt_args)
+    log(f"unmodified kernel + {len(args.patch)} mutant(s), rtthrottle run {' '.join(args.rtt_args)}"
+        + (f" on the lab {args.lab_name}" if args.lab else "") + f"; results in {run_dir}")
     start = time.monotonic()
+    again = [f"{BASE_LABEL}-{n}" for n in range(2, args.unmodified_runs + 1)]
+    kernels = [kernel_spec(label, [], args) for label in [BASE_LABEL] + again] + \
+        [kernel_spec(label_of(path), [path], args) for path in args.patch]
+    try:
+        entries = {e["label"]: e for e in matrix.run_kernels(kernels, args, run_dir, base_cpio)}
+    except matrix.lab.LabError as exc:
+        log(f"lab: {exc}; no table written")
+        return 2 if exc.usage else 1
 
-    base_entry = guest_run(BASE_LABEL, [], args, run_dir, base_cpio)
+    base_entry = entries[BASE_LABEL]
     figures = base_entry.get("figures") or {}
     doc = {"run": run, "series": args.series, "config": args.config, "rtthrottle_args": args.rtt_args,
            "source_version": (base_entry.get("package") or "").partition(" ")[2] or None,
@@ -338,18 +348,18 @@ def main(argv):
                           "checks_passed": figures.get("checks_passed"), "checks_failed": figures.get("checks_failed"),
                           "build": base_entry.get("build"), "wall_s": base_entry.get("wall_s")},
            "mutants": []}
+    if args.lab:
+        doc["lab"] = {"url": args.lab_url, "device_type": args.device_type}
     base_doc = load(os.path.join(run_dir, f"{BASE_LABEL}.json"))
     log(f"{BASE_LABEL}: {run_verdict(base_entry, base_doc)}")
-    for n in range(2, args.unmodified_runs + 1):
-        label = f"{BASE_LABEL}-{n}"
-        entry = guest_run(label, [], args, run_dir, base_cpio)
+    for label in again:
+        entry = entries[label]
         doc["unmodified"].setdefault("again", []).append(
             {"label": label, "status": entry.get("status"), "reason": entry.get("reason")})
         log(f"{label}: {run_verdict(entry, load(os.path.join(run_dir, f'{label}.json')))}")
-    for i, path in enumerate(args.patch, 1):
+    for path in args.patch:
         label = label_of(path)
-        log(f"[{i}/{len(args.patch)}] {label}")
-        entry = guest_run(label, [path], args, run_dir, base_cpio)
+        entry = entries[label]
         fields = header(path)
         doc["mutants"].append({"name": label, "patch": os.path.relpath(os.path.abspath(path), guest.ROOT),
                                "breaks": fields.get("Breaks"), "promise": fields.get("Promise"),

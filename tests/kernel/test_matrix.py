@@ -178,7 +178,8 @@ def test_initramfs_holds_each_binary_with_the_libraries_ldd_lists():
         archive = guest.base_initramfs(work, binary, ["--scenario", "fifo-hog-share"])
         names = subprocess.run(["cpio", "-it", "--quiet"], stdin=open(archive, "rb"), capture_output=True,
                                text=True, check=True).stdout.split()
-        wanted = ["bin/rtthrottle", "init", "etc/rtthrottle-args"] + [lib.lstrip("/") for lib in libs]
+        wanted = ["bin/rtthrottle", "init", "etc/rtthrottle-args", "usr/share/rtthrottle/report.sh",
+                  "usr/share/rtthrottle/lava/rtthrottle.sh"] + [lib.lstrip("/") for lib in libs]
         cyclictest = shutil.which("cyclictest")
         if cyclictest:
             wanted += ["bin/cyclictest"] + [lib.lstrip("/") for lib in guest.shared_libraries(cyclictest)]
