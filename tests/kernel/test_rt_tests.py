@@ -75,8 +75,13 @@ def _task(result, name):
 
 def _crosscheck_holds(load):
     proc, doc, seen = _run(load)
-    assert proc.returncode == 0, [(r["policy"]["name"], r["verdict"], r.get("error"),
-                                   [c for c in r.get("checks", []) if c["verdict"] != "pass"]) for r in doc["results"]]
+    # 0, or 125 where stalls that delayed 1% of the wake-ups made the p99 cross-check as wide as
+    # the tick it exists to catch (hollow, said so): never a failure.
+    assert proc.returncode in (0, 125), [(r["policy"]["name"], r["verdict"], r.get("error"),
+                                          [c for c in r.get("checks", []) if c["verdict"] != "pass"])
+                                         for r in doc["results"]]
+    for r in doc["results"]:
+        rtt.judged_or_hollow(r)
     assert len(doc["results"]) == 2
     for r in doc["results"]:
         for name in ("probe", "cyclictest"):
