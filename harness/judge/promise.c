@@ -565,8 +565,8 @@ static void censored_away(json_object *metrics, const char *metric, const struct
 }
 
 /*
- * Whether the task's own span of periods (between its throttle ends, metrics.c: the stand-in
- * where the kernel's grid holds no whole span) touches a period the trace saw disturbed.
+ * The task's own span of periods (between its throttle ends, metrics.c: the stand-in where the
+ * kernel's grid holds no whole span), from the window start; false when it has none.
  */
 static bool own_span(json_object *metrics, uint64_t *from, uint64_t *to)
 {
@@ -580,6 +580,7 @@ static bool own_span(json_object *metrics, uint64_t *from, uint64_t *to)
 	return true;
 }
 
+/* Whether that span touches a period the trace saw disturbed. */
 static bool own_span_disturbed(const struct promise_terms *t, json_object *metrics)
 {
 	uint64_t from, to;

@@ -2,11 +2,13 @@
 /* The model quantities checks are written in: one table of name, unit, meaning and value. */
 #include "quantity.h"
 #include "judge.h"
+#include "kernel_grid.h"
 #include "scenario_task.h"
 
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 double metric_at(json_object *metrics, const char *path, bool *found)
@@ -331,20 +333,19 @@ Q(stall_us) { *v = stall_in_window_us(JC); return true; }
  */
 Q(p99_stall_us)
 {
-	double interval = task_param_in_force(JC, qc->s, qc->task, "interval_us"), delayed, wakeups;
-	json_object *late = NULL;
+	double interval = task_param_in_force(JC, qc->s, qc->task, "interval_us"), delayed, wakeups, listed_from;
+	struct disturbance *held = NULL;
 	bool found;
+	int n;
 
 	wakeups = metric_at(JC->metrics[qc->task], "wakeups", &found);
-	if (!found || interval <= 0 || !JC->trace || !json_object_object_get_ex(JC->trace, "tick", &late) ||
-	    !json_object_object_get_ex(late, "late", &late) || !json_object_is_type(late, json_type_array)) {
-		*v = stall_in_window_us(JC) + JC->steal_us;	/* no witness places the stalls: all of it */
-		return true;
-	}
-	delayed = JC->steal_us / interval;
-	for (size_t i = 0; i < json_object_array_length(late); i++)
-		delayed += json_object_get_double(json_object_array_get_idx(json_object_array_get_idx(late, i), 1)) /
-			   interval + 1;
+	n = found && interval > 0 ? kernel_grid_disturbed(JC->trace, (uint64_t)(JC->model->tick_us * 1000), &held,
+							  &listed_from) : -1;
+	/* No trace, or more held-back ticks than it lists: nothing places the stalls, all of it. */
+	delayed = n < 0 ? INFINITY : JC->steal_us / interval;
+	for (int i = 0; i < n; i++)
+		delayed += held[i].late_us / interval + 1;
+	free(held);
 	*v = delayed >= 0.01 * wakeups ? stall_in_window_us(JC) + JC->steal_us : 0;
 	return true;
 }
