@@ -2,6 +2,7 @@
 /* The verdict table of `rtthrottle compare`: text for people, JSON for the plots and CI. */
 #include "compare.h"
 #include "json_util.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -67,7 +68,7 @@ void compare_print(FILE *out, const struct compare_table *t, bool all)
 		wm = m > wm ? m : wm;
 	}
 	fprintf(out, "%-*s  %-*s  %-8s %12s %12s %20s  %-16s %-8s %-10s %s\n", wc, "case", wm, "metric", "want",
-		"base median", "new median", "change", "p or band", "unjudged", "verdict", "method");
+		"base median", "new median", "change", "p or band", verdict_name(VERDICT_UNJUDGED), "verdict", "method");
 	for (int i = 0; i < t->count; i++) {
 		const struct compare_row *r = &t->rows[i];
 		const char *unit = r->base->rule->unit;

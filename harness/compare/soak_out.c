@@ -2,6 +2,7 @@
 /* `rtthrottle soak`'s table (text) and document (JSON) from the gathered checks. */
 #include "soak.h"
 #include "json_util.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static void put_counts(json_object *o, const struct soak_counts *c)
 	json_add_int(o, "windows", c->windows);
 	json_add_int(o, "judged", c->judged);
 	json_add_int(o, "false_alarms", c->failed);
-	json_add_int(o, "unjudged", c->unjudged);
+	json_add_int(o, verdict_name(VERDICT_UNJUDGED), c->unjudged);
 	json_add_int(o, "not_measured", c->not_measured);
 	json_add_int(o, "not_applicable", c->not_applicable);
 	json_add_int(o, "judged_exact", c->exact);
@@ -99,7 +100,7 @@ json_object *soak_to_json(const struct soak *s)
 		json_add_int(o, "results", sc->results);
 		json_add_int(o, "passed", sc->passed);
 		json_add_int(o, "failed", sc->failed);
-		json_add_int(o, "unjudged", sc->unjudged);
+		json_add_int(o, verdict_name(VERDICT_UNJUDGED), sc->unjudged);
 		json_add_int(o, "errors", sc->errors);
 		json_add_int(o, "skipped", sc->skipped);
 		json_add_int(o, "periods_judged", sc->periods);
@@ -171,7 +172,7 @@ void soak_print(FILE *out, const struct soak *s)
 		     "(1 at the expected value, 0 at the bound, below 0 failed); p1 is the 1st percentile\n"
 		     "(the worst below 100 values); tol 0: judged with tolerance 0 (a setting read, a\n"
 		     "threshold), so no margin\n\n");
-	fprintf(out, "%-24s %4s %4s %4s %4s %4s %6s %6s %5s %5s %5s %7s %7s %7s  %s\n", "scenario", "res", "pass", "fail",
+	fprintf(out, "%-24s %4s %4s %4s %4s %4s %6s %6s %5s %5s %5s %7s %7s %7s  %s\n", "scenario", "res", verdict_name(VERDICT_PASS), verdict_name(VERDICT_FAIL),
 		"unj", "err", "judged", "alarms", "unj", "n/m", "tol0", "median", "p1", "worst", "worst check");
 	for (int i = 0; i < s->scenario_count; i++) {
 		const struct soak_scenario *sc = &s->scenarios[i];

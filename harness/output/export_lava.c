@@ -13,12 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* As KTAP says it: a check not judged is "ok # SKIP" (KCIDB SKIP), a result in error "not ok". */
+/*
+ * As KTAP says it: a check not judged is "ok # SKIP" (KCIDB SKIP), a result in error "not ok".
+ * LAVA's pass, fail and skip are the verdicts' own names; "unknown" is LAVA's word for the rest.
+ */
 static const char *lava_result(const char *status)
 {
-	if (!strcmp(status, "ERROR"))
-		return "fail";
-	return !strcmp(status, "PASS") ? "pass" : !strcmp(status, "FAIL") ? "fail" : !strcmp(status, "SKIP") ? "skip" : "unknown";
+	if (!strcmp(status, "PASS"))
+		return verdict_name(VERDICT_PASS);
+	if (!strcmp(status, "FAIL") || !strcmp(status, "ERROR"))
+		return verdict_name(VERDICT_FAIL);
+	if (!strcmp(status, "SKIP"))
+		return verdict_name(VERDICT_SKIP);
+	return "unknown";
 }
 
 /* The shortest of %.15g..%.17g that reads back as the same double (0.95, not 0.9499999...). */
