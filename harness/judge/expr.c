@@ -144,7 +144,25 @@ bool expr_eval(const char *text, expr_lookup lookup, void *ctx, double *value, c
 bool expr_condition(const char *text, expr_lookup lookup, void *ctx, bool *result, char *err, size_t err_len)
 {
 	static const char *const ops[] = { "<=", ">=", "<", ">" };
+	const char *and = strstr(text, " and ");
 	char left[256];
+
+	/* "A op B and C op D": each must hold; every part is evaluated, so a bad name anywhere is reported. */
+	if (and) {
+		bool first, rest;
+
+		if ((size_t)(and - text) >= sizeof(left)) {
+			snprintf(err, err_len, "condition too long");
+			return false;
+		}
+		memcpy(left, text, (size_t)(and - text));
+		left[and - text] = '\0';
+		if (!expr_condition(left, lookup, ctx, &first, err, err_len) ||
+		    !expr_condition(and + strlen(" and "), lookup, ctx, &rest, err, err_len))
+			return false;
+		*result = first && rest;
+		return true;
+	}
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		const char *at = strstr(text, ops[i]);

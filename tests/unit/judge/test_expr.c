@@ -257,6 +257,18 @@ TEST(expr_condition_with_expressions)
 	cond_ok("hog.bursts <= two", false);
 }
 
+TEST(expr_condition_joined_by_and)
+{
+	cond_ok("1 < 2 and 2 < 3", true);
+	cond_ok("1 < 2 and 3 < 2", false);
+	cond_ok("2 < 1 and 2 < 3", false);
+	cond_ok("1 < 2 and 2 <= 2 and two >= 2", true);
+	cond_ok("1 < 2 and 2 <= 2 and two > 2", false);
+	/* A bad part is reported even where another part already decides. */
+	cond_bad("2 < 1 and nosuch > 1", "nosuch");
+	cond_bad("1 < 2 and 3", "no comparison");
+}
+
 TEST(expr_condition_errors)
 {
 	cond_bad("1 + 2", "no comparison");
