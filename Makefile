@@ -163,7 +163,8 @@ soak: deps all
 	$(BUILD)/rtthrottle soak --runs $(SOAK) $(SOAK_ARGS)
 
 # What each check catches: `make power` puts defects of the size checks exist to detect (RT 5
-# points short, a throttle 2-5 ticks late, carried or not, a missed throttle, a CFS slot short)
+# points short, a throttle 2-5 ticks late, carried or not, a missed throttle, a CFS slot short,
+# RT refilled on a wrong period, a fair server serving half)
 # into recorded healthy windows and judges them again offline (`rtthrottle judge --inject`):
 # detection rate per defect and check, and the false alarms of the unchanged recordings, in
 # results/power-<UTC time>/. RECORDINGS: recording or soak folders (default: the newest soak

@@ -18,26 +18,39 @@
 /* At most this many periods filled in between two firings. */
 #define FILL_MAX 1000
 
+/* The one RT period timer's firings (ms from the window start), or NULL and why. */
+static json_object *the_timers_firings(json_object *trace, char *why, size_t why_len)
+{
+	json_object *timer = NULL, *fired;
+
+	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded")) {
+		snprintf(why, why_len, "not traced (%s)", trace ? json_get_str(trace, "status", "?") : "no trace");
+		return NULL;
+	}
+	if (!json_object_object_get_ex(trace, "rt_timer", &timer) || json_get_int64(timer, "timers", 0) != 1 ||
+	    !json_object_object_get_ex(timer, "fired_at_ms", &fired) || json_object_array_length(fired) != 1) {
+		snprintf(why, why_len, "the trace holds %lld RT period timers, not one",
+			 (long long)(timer ? json_get_int64(timer, "timers", 0) : 0));
+		return NULL;
+	}
+	return json_object_array_get_idx(fired, 0);
+}
+
 int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why,
 		       size_t why_len)
 {
-	json_object *timer, *fired, *at;
+	json_object *at;
 	size_t count, n = 0;
 	double prev = NAN;
 	uint64_t *bounds;
 
 	*out = NULL;
-	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded")) {
-		snprintf(why, why_len, "not traced (%s): the grid is searched", trace ? json_get_str(trace, "status", "?") : "no trace");
+	if (!(at = the_timers_firings(trace, why, why_len))) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, why_len - used, ": the grid is searched");
 		return 0;
 	}
-	if (!json_object_object_get_ex(trace, "rt_timer", &timer) || json_get_int64(timer, "timers", 0) != 1 ||
-	    !json_object_object_get_ex(timer, "fired_at_ms", &fired) || json_object_array_length(fired) != 1) {
-		snprintf(why, why_len, "the trace holds %lld RT period timers, not one: the grid is searched",
-			 (long long)(timer ? json_get_int64(timer, "timers", 0) : 0));
-		return 0;
-	}
-	at = json_object_array_get_idx(fired, 0);
 	count = json_object_array_length(at);
 	bounds = malloc((count + FILL_MAX + 1) * sizeof(*bounds));
 	if (!bounds) {
@@ -98,6 +111,33 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 	}
 	*out = bounds;
 	return (int)n;
+}
+
+double kernel_grid_drift_us(json_object *trace, uint64_t period_ns, uint64_t window_ns, int *intervals, char *why,
+			    size_t why_len)
+{
+	json_object *at = the_timers_firings(trace, why, why_len);
+	double prev = NAN, drift = 0, lo = 0, hi = 0;
+	int used = 0;
+
+	for (size_t i = 0; at && i < json_object_array_length(at); i++) {
+		double ns = json_object_get_double(json_object_array_get_idx(at, i)) * 1e6;
+
+		if (ns <= 0 || ns > (double)window_ns + END_SLACK_NS)
+			continue;
+		/* Summed interval by interval, so a drift past half a period does not wrap around. */
+		if (used++) {
+			drift += (ns - prev) - round((ns - prev) / (double)period_ns) * (double)period_ns;
+			lo = fmin(lo, drift);
+			hi = fmax(hi, drift);
+		}
+		prev = ns;
+	}
+	*intervals = used > 1 ? used - 1 : 0;
+	if (at && used < 2)
+		snprintf(why, why_len, "%d RT period timer firing%s in the window: no interval to measure", used,
+			 used == 1 ? "" : "s");
+	return at && used >= 2 ? (hi - lo) / 1e3 : -1;
 }
 
 int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturbance **out, double *listed_from_us)

@@ -26,6 +26,17 @@
 int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_ns, uint64_t **out, char *why,
 		       size_t why_len);
 
+/*
+ * How far the RT period timer's firings in the window stray from one grid at the policy's
+ * period (us): the spread of their offsets from the first one's grid, and in *intervals how
+ * many intervals between firings it spans. The kernel refills RT's runtime on that timer: a
+ * timer on another period drifts by the difference every interval, while a healthy one fires
+ * on its grid, late only where the machine delivered it late. -1 and why when the trace has
+ * not exactly one timer or fewer than two firings in the window.
+ */
+double kernel_grid_drift_us(json_object *trace, uint64_t period_ns, uint64_t window_ns, int *intervals, char *why,
+			    size_t why_len);
+
 /* A span the machine held the measured CPU, as an independent witness saw it. */
 struct disturbance {
 	uint64_t from_ns, to_ns;	/* from the window start */

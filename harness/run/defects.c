@@ -30,6 +30,10 @@ static const struct defect defects[] = {
 	  "one period's CFS slot 20 ms short: RT runs into it" },
 	{ "cfs-slot-halved", DEFECT_SLOT_HALVED, 0, "victim.cfs_period_min_us",
 	  "CFS's slot in every period half as long (the fair server's where it serves first)" },
+	{ "period-5pct-long", DEFECT_WRONG_PERIOD, 0.05, "hog.rt_timer_drift_us",
+	  "RT refilled every 1.05 periods: the period timer, and RT's runtime, on a wrong period" },
+	{ "fair-server-halved", DEFECT_FS_SHORT, 0.5, "victim.fs_period_min_us",
+	  "RT unthrottled (-1): the fair server serves CFS half its runtime" },
 };
 
 #define DEFECT_COUNT (sizeof(defects) / sizeof(defects[0]))
@@ -178,6 +182,9 @@ static bool defect_period(const struct defect *d, const struct grid_period *p, i
 			return false;
 		span_push(sp->on, &sp->on_count, p->slot_from, capped(p->slot_from, d->size * tick_ns, p->to));
 		return true;
+	case DEFECT_WRONG_PERIOD:
+	case DEFECT_FS_SHORT:
+		return false;	/* of the whole window: wrong_period(), fair_server_short() */
 	case DEFECT_MISSED:
 	case DEFECT_SLOT_WITHHELD:
 		if (!throttled)
@@ -188,6 +195,67 @@ static bool defect_period(const struct defect *d, const struct grid_period *p, i
 		return true;
 	}
 	return false;
+}
+
+/*
+ * RT refilled on a (1 + size) period grid from the first firing in the window: the hog runs its
+ * runtime after each refill and waits for the next; the traced firings move onto that grid.
+ */
+static bool wrong_period(const struct defect *d, struct record_window_view *w, const struct cpu_timeline *tl,
+			 double runtime_ns, double period_ns, struct defect_spans *sp, char *why, size_t why_len)
+{
+	json_object *timer, *fired, *at, *moved;
+	double first = -1, last = 0, every = (1 + d->size) * period_ns;
+
+	if (!json_object_object_get_ex(w->trace, "rt_timer", &timer) ||
+	    !json_object_object_get_ex(timer, "fired_at_ms", &fired) || json_object_array_length(fired) != 1) {
+		snprintf(why, why_len, "the trace holds no one RT period timer to move");
+		return false;
+	}
+	at = json_object_array_get_idx(fired, 0);
+	moved = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(at); i++) {
+		double ns = json_object_get_double(json_object_array_get_idx(at, i)) * 1e6;
+
+		if (ns <= 0)
+			json_object_array_add(moved, json_object_new_double(ns / 1e6));
+		else if (first < 0)
+			first = ns;
+		last = ns;
+	}
+	if (first < 0 || first + every >= (double)tl->end_ns) {
+		json_object_put(moved);
+		snprintf(why, why_len, "no refill of RT a whole period before the window's end to move");
+		return false;
+	}
+	for (double at_ns = first; at_ns <= fmax(last, (double)tl->end_ns); at_ns += every) {
+		uint64_t from = (uint64_t)at_ns, ran = capped(from, runtime_ns, tl->end_ns);
+
+		json_object_array_add(moved, json_object_new_double(at_ns / 1e6));
+		span_push(sp->on, &sp->on_count, from, ran);
+		span_push(sp->off, &sp->off_count, ran, capped(from, every, tl->end_ns));
+	}
+	json_object_array_put_idx(fired, 0, moved);
+	return true;
+}
+
+/* The fair server's slots (the hog's gaps of two ticks or more) `size` as long: RT runs the rest. */
+static bool fair_server_short(const struct defect *d, struct record_window_view *w, const struct gap_stats *g,
+			      double tick_ns, struct defect_spans *sp, char *why, size_t why_len)
+{
+	if (!w->model->fair_server || w->model->fs_runtime_us <= 0 || w->model->fs_runtime_us >= w->model->fs_period_us) {
+		snprintf(why, why_len, "no fair server serves CFS here");
+		return false;
+	}
+	for (uint32_t i = 0; i < g->long_stored; i++) {
+		uint64_t from = g->long_gaps[i].start_ns, len = g->long_gaps[i].len_ns;
+
+		if ((double)len >= 2 * tick_ns)
+			span_push(sp->on, &sp->on_count, from, from + (uint64_t)((double)len * (1 - d->size)));
+	}
+	if (!sp->on_count)
+		snprintf(why, why_len, "the hog has no gap of two ticks: no fair-server slot to shorten");
+	return sp->on_count > 0;
 }
 
 bool defect_apply(struct record_window_view *w, const void *arg, char *why, size_t why_len)
@@ -211,6 +279,15 @@ bool defect_apply(struct record_window_view *w, const void *arg, char *why, size
 		snprintf(why, why_len, "no FIFO hog on the measured CPU");
 		goto out;
 	}
+	if (d->kind == DEFECT_FS_SHORT) {
+		if (w->policy->runtime_us >= 0 && w->policy->runtime_us < w->policy->period_us) {
+			snprintf(why, why_len, "the policy throttles RT: the fair server is not the only limit");
+			goto out;
+		}
+		if (!fair_server_short(d, w, &w->shm->task[hog].gaps, tick_ns, sp, why, why_len))
+			goto out;
+		goto shift;
+	}
 	if (w->policy->runtime_us < 0 || w->policy->runtime_us >= w->policy->period_us) {
 		snprintf(why, why_len, "the policy leaves RT unthrottled: no throttle to move");
 		goto out;
@@ -218,6 +295,11 @@ bool defect_apply(struct record_window_view *w, const void *arg, char *why, size
 	if (!cpu_timeline_build(&w->shm->task[hog], tl)) {
 		snprintf(why, why_len, "the hog has no CPU-clock timeline");
 		goto out;
+	}
+	if (d->kind == DEFECT_WRONG_PERIOD) {
+		if (!wrong_period(d, w, tl, runtime_ns, period_ns, sp, why, why_len))
+			goto out;
+		goto shift;
 	}
 	if ((n = kernel_grid_bounds(w->trace, (uint64_t)period_ns, tl->end_ns, &bounds, why, why_len)) < 2) {
 		if (n == 1)
@@ -241,6 +323,7 @@ bool defect_apply(struct record_window_view *w, const void *arg, char *why, size
 			 d->kind == DEFECT_SLOT_HALVED ? "a CFS slot" : "RT throttled before the period's end");
 		goto out;
 	}
+shift:
 	spans_json(w->changed, "rt_runs", sp->on, sp->on_count);
 	spans_json(w->changed, "rt_idle", sp->off, sp->off_count);
 	/* What the hog gains the CFS task loses, and the other way round. */

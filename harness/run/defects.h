@@ -3,7 +3,8 @@
  * Defects of known size put into a recorded healthy window (`rtthrottle judge --inject`,
  * `make power`): each moves CPU time between the FIFO hog and the CFS task on the measured
  * CPU, period by period on the kernel's own period grid (the trace's RT timer firings), as a
- * kernel with that bug would have. Each names the checks that exist to catch it.
+ * kernel with that bug would have; a timer on a wrong period moves the traced firings too.
+ * Each names the checks that exist to catch it.
  */
 #ifndef RTT_DEFECTS_H
 #define RTT_DEFECTS_H
@@ -21,6 +22,8 @@ enum defect_kind {
 	DEFECT_MISSED,		/* no throttle in one period: RT runs through the slot */
 	DEFECT_SLOT_WITHHELD,	/* one period's CFS slot `size` ms short: RT runs into it */
 	DEFECT_SLOT_HALVED,	/* CFS's slot (the hog's longest gap) in every period half as long */
+	DEFECT_WRONG_PERIOD,	/* RT refilled every (1 + size) periods: the timer on a wrong period */
+	DEFECT_FS_SHORT,	/* RT unthrottled: the fair server's slots `size` as long */
 };
 
 struct defect {

@@ -711,6 +711,21 @@ static int measured_task(const struct run_ctx *ctx, int count, enum task_role ro
 	return -1;
 }
 
+/* How far the RT period timer strays from the policy's period: the hog's rt_timer_drift_us. */
+static void add_timer_drift(json_object *trace, const struct policy *p, uint64_t window_ns, json_object *metrics)
+{
+	char why[200];
+	int intervals;
+	double drift = kernel_grid_drift_us(trace, (uint64_t)p->period_us * 1000, window_ns, &intervals, why, sizeof(why));
+
+	if (drift >= 0) {
+		json_add_double(metrics, "rt_timer_drift_us", drift);
+		json_add_int(metrics, "rt_timer_intervals", intervals);
+	} else {
+		json_add_str(metrics, "rt_timer_drift_us_unmeasured", why);
+	}
+}
+
 /*
  * The promise's figures, period by period, for a FIFO hog and the CFS task beside it: added
  * to their metrics for the checks. Returns whether the window has them.
@@ -753,6 +768,8 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 					 with_cfs ? &ctx->shm->task[victim].gaps : NULL, threshold_for(ctx, limiter, ROLE_HOG),
 					 with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL, out);
 		promise_add_metrics(terms, out, with_rt ? metrics[hog] : NULL, with_cfs ? metrics[victim] : NULL);
+		if (with_rt)
+			add_timer_drift(trace, p, known, metrics[hog]);
 		terms->kernel_bounds_ns = NULL;
 		terms->disturbed = NULL;
 		terms->others = NULL;

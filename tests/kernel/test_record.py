@@ -81,9 +81,38 @@ def test_injected_defects_are_caught_by_their_checks():
     after = rtt.check(res, "hog", "rt_budget_excess_us")
     assert before["verdict"] == "pass" and after["verdict"] == "fail", (before, after)
     assert after["measured"] >= before["measured"] + 3 * 4000 - 1000, (before, after)
+    # RT refilled every 1.05 periods, its timer with it: on the grid that timer lays RT runs its
+    # runtime every period; the timer's drift off the policy's grid shows the wrong period.
+    before = _check(live, "fifo-hog-share", "default", "hog", "rt_timer_drift_us")
+    _, wrong = _judge(folder, "--inject", "period-5pct-long")
+    res = rtt.result(wrong, "fifo-hog-share", "default")
+    after = rtt.check(res, "hog", "rt_timer_drift_us")
+    intervals = rtt.metrics(res, "hog")["rt_timer_intervals"]
+    assert res["changed"] == "yes" and before["verdict"] == "pass" and after["verdict"] == "fail", (before, after)
+    assert abs(after["measured"] - 50000 * intervals) <= 1000, (after, intervals)
     # Where there is no throttle to move, the window is judged unchanged and says why.
     ct = rtt.result(late, "cyclictest-crosscheck", "default")
     assert ct["changed"] != "yes" and ct["verdict"] == rtt.result(live, "cyclictest-crosscheck", "default")["verdict"]
+
+
+def test_a_fair_server_serving_half_is_caught():
+    """At -1 the fair server is the only limit: its slots halved, CFS's share of a server period shows it."""
+    rtt.require_root()
+    base = tempfile.mkdtemp(prefix="rtt-record-fs-")
+    folder = os.path.join(base, "rec")
+    proc = rtt.run(["run", "--quiet", "--probe-seconds", "0", "--scenario", "fifo-hog-share", "--policy", "unlimited",
+                    "--record", folder, "--output", os.path.join(base, "live.json")], timeout=300)
+    assert proc.returncode in (0, 1, 125), proc.stderr
+    live = rtt.load(os.path.join(base, "live.json"))
+    before = _check(live, "fifo-hog-share", "unlimited", "victim", "fs_period_min_us")
+    if before["verdict"] == "not-applicable" or not live["kernel_model"]["predicted"].get("fair_server"):
+        raise rtt.Skip(f"no fair server judged here ({before['verdict']}): nothing to halve")
+    assert before["verdict"] == "pass", before
+    _, halved = _judge(folder, "--inject", "fair-server-halved")
+    res = rtt.result(halved, "fifo-hog-share", "unlimited")
+    after = rtt.check(res, "victim", "fs_period_min_us")
+    assert res["changed"] == "yes" and after["verdict"] == "fail", after
+    assert after["measured"] <= before["measured"] / 2 + 2 * 4000, (before, after)
 
 
 def _judge_status(*args):

@@ -486,7 +486,7 @@ static const char textbook_hog[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.95, \"cpu_share_periods\": 0.95, \"periods_span_s\": 9,"
 	" \"gap_max_us\": 50000, \"throttle_events\": 10, \"throttle_interval_us\": 1000000,"
 	" \"throttle_gap_median_us\": 50000, \"rt_budget_excess_us\": 0, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250,"
-	" \"rt_periods\": 9, \"rt_period_top_us\": 950000}";
+	" \"rt_periods\": 9, \"rt_period_top_us\": 950000, \"rt_timer_drift_us\": 0, \"rt_timer_intervals\": 9}";
 static const char textbook_victim[] =
 	"{\"window_s\": 10, \"cpu_share\": 0.05, \"cpu_share_periods\": 0.05, \"periods_span_s\": 9,"
 	" \"starvation_max_us\": 950000, \"starvation_events\": 10, \"starvation_median_us\": 950000,"
@@ -524,7 +524,7 @@ TEST(judge_fifo_hog_textbook_classic)
 			   "{\"cpu_share\": 0.95, \"cpu_share_periods\": 0.951, \"periods_span_s\": 9,"
 			   " \"gap_max_us\": 54000, \"throttle_events\": 11, \"throttle_interval_us\": 1004000,"
 			   " \"rt_budget_excess_us\": 4000, \"grid_step_us\": 100, \"grid_searched\": 1, \"stall_max_us\": 0, \"cpu_sample_us\": 250,"
-			   " \"rt_periods\": 9, \"rt_period_top_us\": 946000}",
+			   " \"rt_periods\": 9, \"rt_period_top_us\": 946000, \"rt_timer_drift_us\": 4000, \"rt_timer_intervals\": 9}",
 			   textbook_victim);
 	CHECK(failed_checks(hc.checks, n) == 0, "a tick off fails %d checks", failed_checks(hc.checks, n));
 	report_failures("tick off", hc.checks, n);
@@ -569,6 +569,32 @@ TEST(judge_rt_throttled_short_of_its_runtime_fails)
 	      c ? c->expected : -1, c ? c->tolerance : -1);
 	c = find_check(hc.checks, n, "hog", "rt_budget_excess_us");
 	CHECK(c && c->passed, "the budget's upper side holds: excess %.0f", c ? c->measured : -1);
+	hog_case_unload();
+}
+
+/*
+ * RT refilled every 1.05 s under a 1 s period: on the grid its own timer lays, RT runs its
+ * runtime in every period and CFS gets more than the rest, so every per-period check holds.
+ * The timer's firings drift 50 ms a period off the policy's grid (100 ms over two intervals).
+ */
+TEST(judge_rt_refilled_on_another_period_fails)
+{
+	char drifting[sizeof(textbook_hog) + 64];
+	const struct check *c;
+	int n;
+
+	if (!hog_case_load())
+		return;
+	snprintf(drifting, sizeof(drifting), "%.*s\"rt_timer_drift_us\": 100000, \"rt_timer_intervals\": 2}",
+		 (int)(strstr(textbook_hog, "\"rt_timer_drift_us\"") - textbook_hog), textbook_hog);
+	n = hog_case_judge(6, 1, 0, "default", 0, drifting, textbook_victim);
+	c = find_check(hc.checks, n, "hog", "rt_timer_drift_us");
+	CHECK(c && c->was_measured && !c->hollow && !c->passed && c->detects == 100000 && NEAR(c->tolerance, 4000),
+	      "a timer 100 ms off its grid: %s, tolerance %.0f, detects %.0f", c ? (c->passed ? "passed" : "failed") : "no check",
+	      c ? c->tolerance : -1, c ? c->detects : -1);
+	n = hog_case_judge(6, 1, 0, "default", 0, textbook_hog, textbook_victim);
+	c = find_check(hc.checks, n, "hog", "rt_timer_drift_us");
+	CHECK(c && c->passed, "on its grid it passes");
 	hog_case_unload();
 }
 

@@ -109,3 +109,47 @@ TEST(kernel_grid_disturbed_spans_from_the_ticks_held_back)
 	json_object_put(trace);
 	json_object_put(full);
 }
+
+static double drift_of(const char *trace_json, uint64_t window_ns, char *why)
+{
+	json_object *trace = json_tokener_parse(trace_json);
+	double drift;
+	int intervals;
+
+	CHECK(trace != NULL, "fixture parses");
+	drift = kernel_grid_drift_us(trace, 1000 * MS, window_ns, &intervals, why, 200);
+	CHECK(drift < 0 || intervals >= 1, "%d intervals", intervals);
+	json_object_put(trace);
+	return drift;
+}
+
+/*
+ * The RT timer's drift off the policy's grid: firings within the window only (one before it
+ * may be another timer's start), a skipped period on the same grid, a late one, a wrong period.
+ */
+TEST(kernel_grid_drift_of_the_timer)
+{
+	char why[200];
+	double d;
+
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		     "[[-41.39465, 958.605389, 1958.605868, 2958.605996]]}}", 2958598984ull, why);
+	CHECK(d >= 0 && d < 1, "a healthy timer: %g us", d);
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		     "[[-500.0, 958.6, 2958.6, 3970.6]]}}", 4000 * MS, why);
+	CHECK(d > 11999 && d < 12001, "a skipped period and a firing 12 ms late: %g us", d);
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		     "[[0.5, 1050.5, 2100.5]]}}", 2500 * MS, why);
+	CHECK(d > 99999 && d < 100001, "refilled every 1.05 s: %g us", d);
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+		     "[[0.5, 1300.5, 2600.5, 3900.5]]}}", 4000 * MS, why);
+	CHECK(d > 899999 && d < 900001, "every 1.3 s: 900 ms in three intervals, not wrapped at half a period: %g us", d);
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": [[-36.4, 963.6]]}}",
+		     1900 * MS, why);
+	CHECK(d < 0 && strstr(why, "1 RT period timer firing in the window") != NULL, "one firing: %s", why);
+	d = drift_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 2, \"fired_at_ms\": [[1, 1001], [2, 1002]]}}",
+		     1900 * MS, why);
+	CHECK(d < 0 && strstr(why, "2 RT period timers, not one") != NULL, "two timers: %s", why);
+	d = drift_of("{\"status\": \"skipped\"}", 1900 * MS, why);
+	CHECK(d < 0 && strstr(why, "not traced") != NULL, "not traced: %s", why);
+}
