@@ -63,6 +63,17 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 		if (!isnan(prev)) {
 			double periods = (ns - prev) / (double)period_ns, whole = round(periods);
 
+			if ((whole < 1 || fabs(periods - whole) > OFF_GRID_SHARE) && prev <= 0) {
+				/*
+				 * Before the window the timer may still run on the policy before:
+				 * a firing forwards it by the period it had. The grid starts here.
+				 */
+				n = 0;
+				prev = ns;
+				if (ns > 0 && ns <= (double)window_ns)
+					bounds[n++] = (uint64_t)ns;
+				continue;
+			}
 			if (whole < 1 || fabs(periods - whole) > OFF_GRID_SHARE) {
 				snprintf(why, why_len, "RT period timer firings %.3f ms apart, off the %.0f ms grid: the grid is searched",
 					 (ns - prev) / 1e6, period_ns / 1e6);

@@ -67,6 +67,21 @@ TEST(kernel_grid_holds_back_before_the_first_firing_recorded)
 	free(b);
 }
 
+/*
+ * Seen at 1000000/2000000 after 1 s periods: the firing before the window still forwarded the
+ * timer by the old period, so the grid starts at the first firing on the new one.
+ */
+TEST(kernel_grid_starts_where_the_timer_took_the_new_period)
+{
+	char why[200];
+	uint64_t *b;
+	int n = bounds_of("{\"status\": \"recorded\", \"rt_timer\": {\"timers\": 1, \"fired_at_ms\": "
+			  "[[-1041.553365, -41.554278, 958.44565, 2958.446198]]}}", 2000 * MS, 4000 * MS, &b, why);
+
+	CHECK(n == 2 && b[0] == 958445650ull && b[1] == 2958446198ull, "%d boundaries: %s", n, why);
+	free(b);
+}
+
 TEST(kernel_grid_searched_where_the_trace_cannot_give_it)
 {
 	static const char *const traces[] = {
