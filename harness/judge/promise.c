@@ -254,8 +254,8 @@ static double longest_whole(const struct bounds *b, const struct promise_terms *
  * The longest span of the kernel's periods, undisturbed, that also holds whole periods of the
  * fair server where it acts: a share is only the limits' over such a span (over three 50 ms
  * periods a 1 s server's slot falls in or not). Into p->whole_*; none (0) when the window has
- * no such span of at least two periods, and p->whole_disturbed when it has one only where the
- * trace saw the machine disturb it.
+ * no such span, and p->whole_disturbed when it has one only where the trace saw the machine
+ * disturb it.
  */
 static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline *cfs, const struct bounds *b,
 		       const struct promise_terms *t, struct promise *p)
@@ -272,8 +272,8 @@ static void whole_span(const struct cpu_timeline *rt, const struct cpu_timeline 
 	}
 	p->whole_us = p->whole_rt_us = p->whole_cfs_us = p->whole_held_us = 0;
 	best = longest_whole(b, t, unit_us, earliest, true, &from, &to);
-	if (from < 0 || to - from < 2) {
-		p->whole_disturbed = longest_whole(b, t, unit_us, earliest, false, &from, &to) > 0 && to - from >= 2;
+	if (from < 0) {
+		p->whole_disturbed = longest_whole(b, t, unit_us, earliest, false, &from, &to) > 0;
 		return;
 	}
 	p->whole_us = best;

@@ -636,6 +636,33 @@ TEST(promise_share_span_holds_whole_fair_server_periods)
 }
 
 /*
+ * 900000/1000000 beside a 50 ms/1 s fair server in a 2.92 s window whose first firing came at
+ * 919 ms: after the server's first period one whole period of both is left, and the share is
+ * taken over it (the grid's r0.9p1s cell had none, and its window's share was unjudged).
+ */
+TEST(promise_share_span_of_one_whole_period)
+{
+	static const uint64_t at[] = { 919 * MS, 1919 * MS, 2919 * MS };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 2919 * MS;
+	runs(&sched, 0, 819 * MS, RT);
+	runs(&sched, 819 * MS, 919 * MS, CFS);
+	for (uint64_t k = 0; k < 2; k++) {
+		runs(&sched, (919 + k * 1000) * MS, (1819 + k * 1000) * MS, RT);
+		runs(&sched, (1819 + k * 1000) * MS, (1919 + k * 1000) * MS, CFS);
+	}
+	kernel_bounds = at;
+	kernel_bound_count = 3;
+	judge(&sched, 900000, 1000000, true, true, &o);
+	kernel_bounds = NULL;
+	kernel_bound_count = 0;
+	CHECK(fabs(o.p.whole_us - 1000000) < 2, "span %.0f us", o.p.whole_us);
+	CHECK(fabs(o.p.whole_rt_us / o.p.whole_us - 0.9) < 0.002, "RT's share %.4f", o.p.whole_rt_us / o.p.whole_us);
+}
+
+/*
  * Every period of a 3 s window on a 1 s grid touched a span the trace saw the machine hold the
  * tick back in. The share between the hog's own throttle ends (metrics.c's stand-in where the
  * grid holds no whole span) crosses the disturbed span: it is taken away and says why, so no
