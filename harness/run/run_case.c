@@ -43,6 +43,13 @@ double run_window_s(const struct run_options *opt, const struct scenario *s, con
 	double window = s->window_s > 0 ? s->window_s : opt->duration_s;
 
 	window = fmax(window, s->min_periods * p->period_us / 1e6);
+	/*
+	 * Periods longer than the fair server's default second: the server's period straddling
+	 * the window start may have been spent before it, so the share over whole periods is
+	 * taken after that second, and the window holds its whole periods after it too.
+	 */
+	if (s->min_periods > 0 && p->period_us > FAIR_SERVER_DEFAULT_PERIOD_US)
+		window = fmax(window, FAIR_SERVER_DEFAULT_PERIOD_US / 1e6 + s->min_periods * p->period_us / 1e6);
 	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
 }
 
