@@ -117,6 +117,8 @@ def write_jobs(items, args, run_dir):
         ramdisk = guest.base_initramfs(work, args.binary, None, it.get("config"))
         fields = {"label": it["label"], "kernel_name": it["kernel_name"], "run_args": " ".join(args.rtt_args),
                   "job_name": f"rtthrottle {it['label']}: {it['kernel_name']}", "job_minutes": total,
+                  # A list line's boot:PARAM, added to the kernel command line of either device type.
+                  "boot_args": " ".join(it.get("boot_args") or []),
                   "test_minutes": test,
                   "kernel_url": artifacts.publish(it["vmlinuz"], f"{run}-{it['label']}-vmlinuz")}
         if args.device_type == "x86":

@@ -263,11 +263,12 @@ def kernel_initramfs(work, base, config, label):
 
 # --- booting ------------------------------------------------------------------------------------
 
-def qemu_command(vmlinuz, initrd, accel):
+def qemu_command(vmlinuz, initrd, accel, boot_args=()):
+    """QEMU's command line; boot_args (kernel parameters, a list line's boot:PARAM) go after APPEND."""
     accel_opt = "kvm" if accel == "kvm" else "tcg,thread=multi"
     return ["qemu-system-x86_64", "-accel", accel_opt, "-cpu", "max" if accel != "kvm" else "host",
             "-smp", "2", "-m", "1G", "-nographic", "-no-reboot", "-nodefaults", "-serial", "stdio",
-            "-kernel", vmlinuz, "-initrd", initrd, "-append", APPEND]
+            "-kernel", vmlinuz, "-initrd", initrd, "-append", " ".join([APPEND, *boot_args])]
 
 
 class MachineLock:
@@ -370,10 +371,11 @@ def watch(proc, console, start, timeout_s, boot_timeout_s):
         console.feed(line)
 
 
-def boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True):
-    """Boots one guest; returns (Console, status, reason, wall seconds). status: ok, timeout, boot-failure,
-    guest-died, corrupt. Never waits past timeout_s: the guest is killed then."""
-    cmd = qemu_command(vmlinuz, initrd, accel)
+def boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True, boot_args=()):
+    """Boots one guest (boot_args: kernel parameters added to APPEND); returns (Console, status,
+    reason, wall seconds). status: ok, timeout, boot-failure, guest-died, corrupt. Never waits
+    past timeout_s: the guest is killed then."""
+    cmd = qemu_command(vmlinuz, initrd, accel, boot_args)
     with MachineLock(lock), open(log_path, "w") as log_file:
         console = Console(log_file, label, shown)
         start = time.monotonic()

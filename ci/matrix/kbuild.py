@@ -4,6 +4,8 @@
 build() returns a bzImage and its .config for guest.boot(). Everything lives in the cache
 (default /var/cache/rtthrottle-kernels):
 
+  sources/linux-source-<series>_<version>/    a package from a suite the host does not carry
+                                              (archive.PrivateApt), unpacked with dpkg-deb -x
   trees/<series>_<source version>_<config>/   the unpacked source, built in place, one per config;
                                               patches are applied for a build and taken back after
   images/<key>/bzImage, config-<release>,     one per (source version, fragments, patches), key =
@@ -34,14 +36,62 @@ def source_package(series):
     return f"linux-source-{series}"
 
 
-def source_version(series):
-    """The installed linux-source-<series> version and its tarball."""
+def source_version(series, apt=None, cache=DEFAULT_CACHE):
+    """linux-source-<series>'s version and tarball: the installed package's, or with apt
+    (archive.PrivateApt, a suite the host does not carry) the package downloaded into apt's
+    packages folder and unpacked into <cache>/sources/, nothing installed on the host."""
+    if apt is not None:
+        return fetched_source(series, apt, cache)
     pkg = source_package(series)
     q = subprocess.run(["dpkg-query", "-W", "-f=${Status}\t${Version}", pkg], capture_output=True, text=True)
     status, _, version = q.stdout.partition("\t")
     tarball = f"/usr/src/{pkg}.tar.xz"
     if q.returncode != 0 or "install ok installed" not in status or not os.path.exists(tarball):
         raise MatrixError(f"{pkg} is not installed (ci/install-deps.sh --kernel-build, or apt-get install {pkg})")
+    return version, tarball
+
+
+def candidate_version(pkg, apt):
+    """The version apt would fetch of pkg ('' when its lists do not have it)."""
+    proc = apt.run(["apt-cache", "policy", pkg], timeout=60)
+    for line in proc.stdout.splitlines():
+        key, _, value = line.strip().partition(":")
+        if key == "Candidate" and value.strip() != "(none)":
+            return value.strip()
+    return ""
+
+
+def fetched_source(series, apt, cache):
+    """(version, tarball) of linux-source-<series> from apt's suites: the .deb is downloaded once
+    (apt-get download into apt.packages, the version apt's lists name) and `dpkg-deb -x`
+    unpacks it into <cache>/sources/<pkg>_<version>/; dpkg's database is never touched."""
+    pkg = source_package(series)
+    version = candidate_version(pkg, apt)
+    if not version:
+        raise MatrixError(f"{pkg}: not in {', '.join(apt.suites)} (apt-cache policy names no candidate)")
+    where = os.path.join(cache, "sources", f"{pkg}_{safe(version)}")
+    tarball = os.path.join(where, "usr", "src", f"{pkg}.tar.xz")
+    if os.path.exists(tarball):
+        return version, tarball
+    os.makedirs(apt.packages, exist_ok=True)
+    # The file name apt gives it: the epoch's colon is %3a.
+    deb_name = f"{pkg}_{version.replace(':', '%3a')}_all.deb"
+    deb = os.path.join(apt.packages, deb_name)
+    if not os.path.exists(deb):
+        log(f"downloading {pkg} {version} into {apt.packages}")
+        proc = apt.run(["apt-get", "-q", "-o", "APT::Sandbox::User=root", "download", f"{pkg}={version}"],
+                       cwd=apt.packages, timeout=1800)
+        if proc.returncode != 0 or not os.path.exists(deb):
+            raise MatrixError(f"apt-get download {pkg}={version} failed: {proc.stderr.strip()[-300:]}")
+    tmp = where + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    log(f"unpacking {deb_name} into {where} (dpkg-deb -x; nothing installed)")
+    proc = subprocess.run(["dpkg-deb", "-x", deb, tmp], capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0 or not os.path.exists(os.path.join(tmp, "usr", "src", f"{pkg}.tar.xz")):
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise MatrixError(f"{deb}: no usr/src/{pkg}.tar.xz came out ({proc.stderr.strip()[-300:]})")
+    os.rename(tmp, where)
     return version, tarball
 
 
@@ -202,12 +252,13 @@ def configure(tree, config_files, log_file):
         f.write(stamp + "\n")
 
 
-def build(series, config, patches=(), cache=DEFAULT_CACHE, jobs=None):
-    """The bzImage of linux-source-<series> with config's fragments and patches (paths), built
-    or taken from the cache. Returns meta.json's dict (key, config, fragments, patches,
+def build(series, config, patches=(), cache=DEFAULT_CACHE, jobs=None, apt=None):
+    """The bzImage of linux-source-<series> (the installed package, or with apt the one of its
+    suites: fetched_source()) with config's fragments and patches (paths), built or taken from
+    the cache. Returns meta.json's dict (key, config, fragments, patches,
     source_version, release, build_s, tree) plus vmlinuz, config_path (config-<release>, for
     the guest's /boot) and cached (bool)."""
-    version, tarball = source_version(series)
+    version, tarball = source_version(series, apt, cache)
     config_files = fragments(config)
     patches = [os.path.abspath(p) for p in patches]
     for p in patches:

@@ -26,6 +26,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -97,24 +98,59 @@ def parse_args(argv):
     return args
 
 
-def parse_list_line(words):
-    """A kernel of the list: 'label series flavour' (a Debian package the host's apt knows),
-    'label series flavour suite:NAME' (one of Debian's NAME, through the private apt) or 'label
-    series source:CONFIG [PATCH...]' (built from linux-source-<series> with ci/kconfig/CONFIG.config)."""
-    if len(words) < 3 or (len(words) > 3 and not words[2].startswith("source:") and
-                          (len(words) > 4 or not words[3].startswith("suite:"))):
-        return None
+# A kernel parameter a list line may add to the guest's command line (boot:PARAM): a name with
+# an optional value, no blanks or quotes (QEMU's -append is one string the kernel splits).
+BOOT_PARAM = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*(?:=[A-Za-z0-9_.,:/+-]+)?$")
+# Parameters the guest needs as guest.APPEND sets them, or that would replace its init.
+RESERVED_BOOT_PARAMS = {w.split("=", 1)[0] for w in guest.APPEND.split()} | {"init", "rdinit"}
+
+
+def boot_param_error(param):
+    """Why param cannot go on the guest's command line ('' when it can)."""
+    if not BOOT_PARAM.match(param):
+        return f"boot:{param}: want boot:NAME or boot:NAME=VALUE (letters, digits, _ . , : / + -)"
+    name = param.split("=", 1)[0]
+    if name in RESERVED_BOOT_PARAMS:
+        return f"boot:{param}: {name} is the guest's own ({guest.APPEND}; init, rdinit)"
+    return ""
+
+
+def list_line(words):
+    """(kernel, '') of a line of the list, or (None, why not). A kernel is 'label series flavour'
+    (a Debian package the host's apt knows) or 'label series source:CONFIG [PATCH...]' (built
+    from linux-source-<series> with ci/kconfig/CONFIG.config), each with optional words:
+    suite:NAME (the package, or for source: linux-source-<series>, from Debian's NAME through
+    the private apt) and boot:PARAM, one or more (kernel parameters added to the guest's)."""
+    if len(words) < 3:
+        return None, "want at least label, series and flavour or source:CONFIG"
     k = dict(zip(("label", "series", "flavour"), words[:3]))
-    if len(words) == 4 and words[3].startswith("suite:"):
-        k["suite"] = words[3][len("suite:"):]
-        if k["suite"] not in archive.SUITES:
-            return None
+    rest = []
+    for w in words[3:]:
+        if w.startswith("suite:"):
+            suite = w[len("suite:"):]
+            if suite not in archive.SUITES or "suite" in k:
+                return None, f"{w}: suite:NAME once, NAME one of {', '.join(archive.SUITES)}"
+            k["suite"] = suite
+        elif w.startswith("boot:"):
+            why = boot_param_error(w[len("boot:"):])
+            if why:
+                return None, why
+            k.setdefault("boot_args", []).append(w[len("boot:"):])
+        else:
+            rest.append(w)
     if words[2].startswith("source:"):
         k["config"] = words[2][len("source:"):]
-        k["patches"] = [p if os.path.isabs(p) else os.path.join(guest.ROOT, p) for p in words[3:]]
+        k["patches"] = [p if os.path.isabs(p) else os.path.join(guest.ROOT, p) for p in rest]
         if not k["config"]:
-            return None
-    return k
+            return None, "source: names no config"
+    elif rest:
+        return None, f"{rest[0]}: a packaged kernel takes no patches"
+    return k, ""
+
+
+def parse_list_line(words):
+    """The kernel of a line of the list (list_line()), None when the line is not one."""
+    return list_line(words)[0]
 
 
 def usage_error(message):
@@ -131,11 +167,11 @@ def read_list(path, only):
                 words = line.split("#", 1)[0].split()
                 if not words:
                     continue
-                k = parse_list_line(words)
+                k, why = list_line(words)
                 if k is None:
-                    usage_error(f"matrix: {path}:{n}: want 'label series flavour [suite:NAME]' (NAME: "
-                                     f"{', '.join(archive.SUITES)}) or 'label series source:CONFIG [PATCH...]', "
-                                     f"got {line.strip()!r}")
+                    usage_error(f"matrix: {path}:{n}: {why}; want 'label series flavour [suite:NAME] "
+                                f"[boot:PARAM...]' (NAME: {', '.join(archive.SUITES)}) or 'label series "
+                                f"source:CONFIG [suite:NAME] [boot:PARAM...] [PATCH...]', got {line.strip()!r}")
                 kernels.append(k)
     except OSError as exc:
         usage_error(f"matrix: {path}: {exc.strerror}")
@@ -157,12 +193,23 @@ def parse_facts(text):
     return facts
 
 
+def private_apt(args):
+    """The run's archive.PrivateApt (one apt-get update a run)."""
+    if getattr(args, "apt", None) is None:
+        args.apt = archive.PrivateApt(getattr(args, "archive_dir", archive.DEFAULT_ROOT))
+    return args.apt
+
+
 def kernel_image(k, args, entry):
     """(vmlinuz, config) of a kernel of the list: a Debian package fetched with apt, or a build
     of linux-source with a config and patches. Raises guest.MatrixError."""
     if "config" in k:
+        apt = None
+        if "suite" in k:
+            # linux-source-<series> of a suite the host does not carry: downloaded and unpacked, not installed.
+            apt = archive.for_suite(private_apt(args), k["suite"])
         built = kbuild.build(k["series"], k["config"], k.get("patches") or (), args.kernel_cache,
-                             getattr(args, "jobs", None))
+                             getattr(args, "jobs", None), apt)
         entry["package"] = f"{built['source_package']} {built['source_version']}"
         entry["build"] = {key: built[key] for key in ("key", "config", "fragments", "patches", "release", "cached",
                                                         "build_s")}
@@ -170,9 +217,7 @@ def kernel_image(k, args, entry):
     if "suite" not in k:
         entry["package"] = guest.resolve(k["series"], k["flavour"])
         return guest.fetch(entry["package"], args.cache)
-    if getattr(args, "apt", None) is None:
-        args.apt = archive.PrivateApt(args.archive_dir)
-    apt = archive.for_suite(args.apt, k["suite"])
+    apt = archive.for_suite(private_apt(args), k["suite"])
     entry["package"] = guest.resolve(k["series"], k["flavour"], apt)
     return guest.fetch(entry["package"], apt.packages, apt)
 
@@ -183,6 +228,8 @@ def fetch_kernel(k, args):
     entry = {"label": k["label"], "series": k["series"], "flavour": k["flavour"], "accel": args.accel}
     if "suite" in k:
         entry["suite"] = k["suite"]
+    if k.get("boot_args"):
+        entry["boot_args"] = k["boot_args"]
     try:
         vmlinuz, config = kernel_image(k, args, entry)
         entry["vmlinuz"] = os.path.basename(vmlinuz)
@@ -219,6 +266,7 @@ def run_kernels(kernels, args, run_dir, base):
             entries.append(entry)
             if vmlinuz is not None:
                 items.append({"label": k["label"], "vmlinuz": vmlinuz, "config": config, "entry": entry,
+                              "boot_args": k.get("boot_args") or [],
                               "kernel_name": entry.get("package") or os.path.basename(vmlinuz)})
             else:
                 guest.log(f"{k['label']}: {entry['status']} ({entry['reason']})")
@@ -253,7 +301,8 @@ def boot_kernel(label, vmlinuz, initrd, args, run_dir, entry):
         guest.log(f"{label}: booting {os.path.basename(vmlinuz)} ({args.accel})" +
                   (f", attempt {attempt + 1}" if attempt else ""))
         console, status, reason, wall = guest.boot(label, vmlinuz, initrd, args.accel, args.timeout,
-                                                   args.boot_timeout, log_path, lock=not args.no_lock)
+                                                   args.boot_timeout, log_path, lock=not args.no_lock,
+                                                   boot_args=entry.get("boot_args") or ())
         if status != "boot-failure" or attempt == args.boot_retries:
             break
         # Kept beside the next attempt's log, and named in matrix.json.

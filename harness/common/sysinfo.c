@@ -116,6 +116,8 @@ static void config_symbol(struct kernel_facts *out, unsigned *preempt, const cha
 		out->preempt_dynamic = yes;
 	} else if (name_is(name, name_len, "RT_GROUP_SCHED")) {
 		out->rt_group_sched = yes;
+	} else if (name_is(name, name_len, "RT_GROUP_SCHED_DEFAULT_DISABLED")) {
+		out->rt_group_sched_default_disabled = yes;
 	} else if (name_is(name, name_len, "NO_HZ_FULL")) {
 		out->no_hz_full = yes;
 	} else if (name_is(name, name_len, "SCHED_CLASS_EXT")) {
@@ -168,6 +170,8 @@ void kernel_config_parse(const char *text, struct kernel_facts *out)
 	out->hz = 0;
 	out->preempt_dynamic = false;
 	out->rt_group_sched = -1;	/* absent: the symbol's dependencies were not met, say unknown */
+	/* Absent with RT_GROUP_SCHED=y: a kernel before 6.16, or the default (off) written out. */
+	out->rt_group_sched_default_disabled = -1;
 	out->no_hz_full = -1;
 	out->sched_class_ext = -1;
 	while (text && *text) {
@@ -240,6 +244,110 @@ static void kernel_config_read(struct kernel_facts *out)
 		return;
 	}
 	out->config_source[0] = '\0';
+}
+
+/* ---- RT group scheduling at run time ---- */
+
+/* rt_group_sched=V as the kernel takes it (kstrtol, base 0): 0 or 1, -1 for what it refuses. */
+static int rt_group_sched_value(const char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 0);
+	if (errno || end == text || *end || isspace((unsigned char)*text) || (v != 0 && v != 1))
+		return -1;
+	return (int)v;
+}
+
+/*
+ * The last rt_group_sched= the kernel accepted (the setup function runs for each one, and a
+ * refused value leaves the key as it was): 0 or 1, -1 none. `refused` gets the last refused word.
+ */
+static int rt_group_sched_cmdline(const char *cmdline, char *refused, size_t len)
+{
+	char buf[4096], *save = NULL, *word;
+	int found = -1;
+
+	refused[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", cmdline);
+	for (word = strtok_r(buf, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save)) {
+		if (!strcmp(word, "--"))	/* the rest belongs to init */
+			break;
+		if (strncmp(word, "rt_group_sched=", 15))
+			continue;
+		if (rt_group_sched_value(word + 15) >= 0)
+			found = rt_group_sched_value(word + 15);
+		else
+			snprintf(refused, len, "%s", word);
+	}
+	return found;
+}
+
+void kernel_rt_group_boot_resolve(struct kernel_facts *k, const char *cmdline, int cgroup_rt_file)
+{
+	char refused[64] = "", said[120] = "";
+	bool switchable = k->rt_group_sched == 1 && (k->major > 6 || (k->major == 6 && k->minor >= 16));
+	int on = -1, arg;
+
+	k->rt_group_boot = RTG_BOOT_AS_BUILT;
+	k->rt_group_sched_basis[0] = '\0';
+	if (switchable) {
+		/* 6.16 added the switch: on by default unless the build says otherwise. */
+		on = k->rt_group_sched_default_disabled != 1;
+		snprintf(said, sizeof(said), "%s by default (CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED %s)",
+			 on ? "on" : "off", k->rt_group_sched_default_disabled == 1 ? "set" : "not set");
+		arg = cmdline ? rt_group_sched_cmdline(cmdline, refused, sizeof(refused)) : -1;
+		if (arg >= 0) {
+			on = arg;
+			snprintf(said, sizeof(said), "rt_group_sched=%d on the command line", arg);
+		}
+		if (refused[0])
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), ", %s refused", refused);
+	} else if (k->rt_group_sched == 0 || k->rt_group_sched == 1) {
+		return;		/* built without it, or before 6.16: the build decides */
+	}
+	/* What the running kernel shows wins: the file exists exactly while RT groups are on. */
+	if (cgroup_rt_file >= 0 && (switchable || k->rt_group_sched == -1)) {
+		bool agrees = on < 0 || on == cgroup_rt_file;
+
+		snprintf(k->rt_group_sched_basis, sizeof(k->rt_group_sched_basis),
+			 "cpu.rt_runtime_us %s in the cgroup v1 cpu controller%s%s%s",
+			 cgroup_rt_file ? "present" : "absent", said[0] ? (agrees ? "; " : "; overrules ") : "", said,
+			 k->rt_group_sched == -1 ? "; config unknown" : "");
+		on = cgroup_rt_file;
+	} else if (switchable) {
+		snprintf(k->rt_group_sched_basis, sizeof(k->rt_group_sched_basis), "%s", said);
+	}
+	if (on >= 0)
+		k->rt_group_boot = on ? RTG_BOOT_ON : RTG_BOOT_OFF;
+}
+
+int kernel_rt_groups_active(const struct kernel_facts *k)
+{
+	if (k->rt_group_boot == RTG_BOOT_ON)
+		return 1;
+	if (k->rt_group_boot == RTG_BOOT_OFF)
+		return 0;
+	return k->rt_group_sched;
+}
+
+/* 1 cpu.rt_runtime_us present, 0 the v1 cpu controller mounted without it, -1 not mounted. */
+static int cgroup_rt_file_state(void)
+{
+	if (access("/sys/fs/cgroup/cpu/cpu.rt_runtime_us", F_OK) == 0)
+		return 1;
+	/* cpu.shares (FAIR_GROUP_SCHED) says the controller is there. */
+	return access("/sys/fs/cgroup/cpu/cpu.shares", F_OK) == 0 ? 0 : -1;
+}
+
+static void rt_group_boot_read(struct kernel_facts *out)
+{
+	char cmdline[4096];
+
+	kernel_rt_group_boot_resolve(out, read_text_file("/proc/cmdline", cmdline, sizeof(cmdline)) ? cmdline : NULL,
+				     cgroup_rt_file_state());
 }
 
 /* ---- preemption model at run time ---- */
@@ -616,6 +724,7 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	memset(notes, 0, sizeof(*notes));
 	snprintf(out->preempt_model, sizeof(out->preempt_model), "unknown");
 	out->rt_group_sched = -1;
+	out->rt_group_sched_default_disabled = -1;
 	out->no_hz_full = -1;
 	out->sched_class_ext = -1;
 	notes->preempt_source = "none";
@@ -626,6 +735,7 @@ static bool kernel_facts_probe(struct kernel_facts *out, struct probe_notes *not
 	snprintf(out->machine, sizeof(out->machine), "%s", u.machine);
 	kernel_release_parse(out->release, &out->major, &out->minor, &out->patch);
 	kernel_config_read(out);
+	rt_group_boot_read(out);
 	notes->preempt_source = preempt_runtime_read(out);
 	out->timer_thread_priority = timer_thread_priority();
 	out->fair_server_runtime_ns = out->fair_server_period_ns = -1;
@@ -685,6 +795,10 @@ json_object *kernel_facts_to_json(const struct kernel_facts *k)
 	json_add_str(obj, "preempt_model", k->preempt_model);
 	json_add_bool(obj, "preempt_dynamic", k->preempt_dynamic);
 	json_object_object_add(obj, "rt_group_sched", tristate_json(k->rt_group_sched));
+	/* At run time: the build's switched at boot (6.16+), and from what. */
+	json_object_object_add(obj, "rt_group_sched_active", tristate_json(kernel_rt_groups_active(k)));
+	json_object_object_add(obj, "rt_group_sched_basis", k->rt_group_sched_basis[0]
+			       ? json_object_new_string(k->rt_group_sched_basis) : NULL);
 	json_object_object_add(obj, "no_hz_full", tristate_json(k->no_hz_full));
 	json_add_int(obj, "timer_thread_priority", k->timer_thread_priority);
 	server_json(obj, "fair_server", k->fair_server_readable, k->fair_server_cpu, k->fair_server_runtime_ns,

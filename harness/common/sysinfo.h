@@ -9,6 +9,14 @@
 
 #include <json-c/json.h>
 
+/*
+ * RT group scheduling switched at boot (6.16+: rt_group_sched=0/1, default on unless
+ * CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED): a kernel built with RT_GROUP_SCHED may run without it,
+ * and then behaves as one built without it. RTG_BOOT_AS_BUILT (0, what a zeroed struct says)
+ * leaves rt_group_sched to decide.
+ */
+enum rt_group_boot { RTG_BOOT_AS_BUILT = 0, RTG_BOOT_ON, RTG_BOOT_OFF };
+
 struct kernel_facts {
 	char release[128];	/* uname -r */
 	char version[256];	/* uname -v */
@@ -19,7 +27,10 @@ struct kernel_facts {
 	int hz;			/* CONFIG_HZ, 0 when unknown */
 	char preempt_model[16];	/* none, voluntary, full, lazy, rt, or unknown */
 	bool preempt_dynamic;
-	int rt_group_sched;	/* 1 set, 0 not set, -1 unknown */
+	int rt_group_sched;	/* CONFIG_RT_GROUP_SCHED: 1 set, 0 not set, -1 unknown */
+	int rt_group_sched_default_disabled;	/* CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED: 1, 0, -1 unknown */
+	enum rt_group_boot rt_group_boot;	/* what the boot made of it (kernel_rt_group_boot_resolve) */
+	char rt_group_sched_basis[200];	/* what rt_group_boot was read from; empty: the config alone */
 	int no_hz_full;		/* 1 set, 0 not set, -1 unknown */
 	bool fair_server_readable;	/* /sys/kernel/debug/sched/fair_server readable */
 	int fair_server_cpu;		/* the CPU whose values were read */
@@ -34,6 +45,15 @@ struct kernel_facts {
 
 /* Parses kernel config text (the lines of a .config) into `out`'s config fields. */
 void kernel_config_parse(const char *text, struct kernel_facts *out);
+/*
+ * Sets rt_group_boot and its basis from the config fields, the kernel command line (NULL:
+ * unread) and what the cgroup v1 cpu controller shows (cgroup_rt_file: 1 cpu.rt_runtime_us
+ * present, 0 the controller mounted without it, -1 not mounted). The file, where the controller
+ * is mounted, is what the running kernel does and rules over the command line and the default.
+ */
+void kernel_rt_group_boot_resolve(struct kernel_facts *k, const char *cmdline, int cgroup_rt_file);
+/* RT group scheduling at run time: 1 on, 0 off (not built, or switched off at boot), -1 unknown. */
+int kernel_rt_groups_active(const struct kernel_facts *k);
 /* Parses "6.18.44-foo" into major/minor/patch; false when it does not start with N.N. */
 bool kernel_release_parse(const char *release, int *major, int *minor, int *patch);
 /* uname, then the config from /proc/config.gz or /boot/config-<release>. */

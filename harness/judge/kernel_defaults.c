@@ -113,7 +113,8 @@ static bool version_at_least(const struct kernel_facts *k, int major, int minor,
 bool kernel_default_applies(const struct kernel_default *row, const struct kernel_facts *k)
 {
 	/* Unknown config: the row applies, and a missing file says why it was not read. */
-	if (row->rt_group_only && k->rt_group_sched == 0)
+	/* RT groups switched off at boot (rt_group_sched=0) have no cgroup files either. */
+	if (row->rt_group_only && kernel_rt_groups_active(k) == 0)
 		return false;
 	return version_at_least(k, row->since_major, row->since_minor, row->since_patch);
 }

@@ -55,8 +55,8 @@ static void ext_server_predict(const struct kernel_facts *k, struct kernel_model
 
 void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 {
-	const char *rt_why;
-	char ext[200];
+	char rt_why[480], ext[200];
+	int groups;
 
 	memset(m, 0, sizeof(*m));
 	/* 6.12 added the deadline fair server (50 ms every 1 s per CPU by default). */
@@ -71,19 +71,47 @@ void kernel_model_predict(const struct kernel_facts *k, struct kernel_model *m)
 	 * 6.12 also dropped the global RT bandwidth control for kernels without RT group scheduling;
 	 * with it (and before 6.12) runtime/period is enforced per CPU.
 	 */
-	/* The kernel's build decides, not the server's setting: switched off, it leaves no limit behind. */
+	/*
+	 * The kernel's build and boot decide, not the server's setting: switched off, it leaves no
+	 * limit behind. RT groups are on or off as the running kernel shows (6.16+: rt_group_sched=).
+	 */
+	groups = kernel_rt_groups_active(k);
 	if (!m->fair_server_kernel) {
 		m->rt_bandwidth = true;
-		rt_why = "before 6.12 RT throttling is always built in";
-	} else if (k->rt_group_sched == 1) {
+		snprintf(rt_why, sizeof(rt_why), "before 6.12 RT throttling is always built in");
+	} else if (groups == 1 && k->rt_group_boot == RTG_BOOT_AS_BUILT) {
 		m->rt_bandwidth = true;
-		rt_why = "CONFIG_RT_GROUP_SCHED=y keeps RT throttling";
-	} else if (k->rt_group_sched == 0) {
+		snprintf(rt_why, sizeof(rt_why), "CONFIG_RT_GROUP_SCHED=y keeps RT throttling");
+	} else if (groups == 1) {
+		m->rt_bandwidth = true;
+		snprintf(rt_why, sizeof(rt_why), "RT group scheduling on at run time (%s) keeps RT throttling",
+			 k->rt_group_sched_basis);
+	} else if (groups == 0 && k->rt_group_sched != 1) {
+		/* Config unknown, but the cgroup v1 cpu controller runs without RT files. */
 		m->rt_bandwidth = false;
-		rt_why = "without CONFIG_RT_GROUP_SCHED only the fair server limits RT";
+		snprintf(rt_why, sizeof(rt_why), "without CONFIG_RT_GROUP_SCHED%s%s%s only the fair server limits RT",
+			 k->rt_group_sched == 0 ? "" : " (", k->rt_group_sched == 0 ? "" : k->rt_group_sched_basis,
+			 k->rt_group_sched == 0 ? "" : ")");
+	} else if (groups == 0 && at_least(k, 7, 2)) {
+		/*
+		 * rt_group_sched=0 with RT_GROUP_SCHED=y: the root group's rt_rq still accounts RT time,
+		 * but against the budget sched_init gave it from the sysctl's built-in value, which
+		 * nothing changes later (the sysctl stopped reaching it in 6.12, the cgroup files are not
+		 * there). From 7.2 that value is the whole period: never throttled.
+		 */
+		m->rt_bandwidth = false;
+		snprintf(rt_why, sizeof(rt_why), "RT group scheduling off at run time (%s): the root group keeps its "
+			 "boot budget of 1000000/1000000 us (7.2+), so as without CONFIG_RT_GROUP_SCHED only the fair "
+			 "server limits RT", k->rt_group_sched_basis);
+	} else if (groups == 0) {
+		/* 6.16 to 7.1: the boot budget is 950000/1000000, fixed; predicted from the source, not booted. */
+		m->rt_bandwidth = true;
+		snprintf(rt_why, sizeof(rt_why), "RT group scheduling off at run time (%s): the root group keeps its "
+			 "boot budget of 950000/1000000 us (before 7.2), RT throttling at that budget whatever the "
+			 "sysctl says but -1", k->rt_group_sched_basis);
 	} else {
 		m->rt_bandwidth = true;
-		rt_why = "config unknown: RT throttling assumed, the regime probe decides";
+		snprintf(rt_why, sizeof(rt_why), "config unknown: RT throttling assumed, the regime probe decides");
 	}
 	/* RT_RUNTIME_SHARE has been off by default since 5.10. */
 	m->rt_runtime_share = m->rt_bandwidth && !at_least(k, 5, 10);

@@ -50,7 +50,7 @@ struct kernel_model {
 	int64_t es_runtime_us, es_period_us;	/* debugfs's values, else the defaults (50 ms / 1 s) */
 	bool es_from_debugfs;
 	double tick_us;
-	char basis[480];	/* what the prediction rests on */
+	char basis[1024];	/* what the prediction rests on */
 };
 
 /*

@@ -138,6 +138,7 @@ struct kernel_facts make_kernel_facts(int major, int minor, int rt_group_sched, 
 	k.major = major;
 	k.minor = minor;
 	k.rt_group_sched = rt_group_sched;
+	k.rt_group_sched_default_disabled = -1;
 	k.no_hz_full = -1;
 	k.hz = hz;
 	k.config_known = rt_group_sched >= 0;
