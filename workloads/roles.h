@@ -20,5 +20,6 @@ void role_kernel_work(struct window_shm *shm, struct task_record *rec);
 void role_cyclictest(struct window_shm *shm, struct task_record *rec);
 void role_load(struct window_shm *shm, struct task_record *rec);
 void role_invalid_writes(struct window_shm *shm, struct task_record *rec);
+void role_timerlat(struct window_shm *shm, struct task_record *rec);
 
 #endif
