@@ -180,6 +180,17 @@ def tracefs_mounts(fstype="tracefs"):
         return sorted(line.split()[:4] for line in f if line.split()[2] == fstype)
 
 
+def tracefs_tracers():
+    """The tracers the kernel offers (tracefs's available_tracers), [] where tracefs is not mounted."""
+    for where in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        try:
+            with open(os.path.join(where, "available_tracers")) as f:
+                return f.read().split()
+        except OSError:
+            pass
+    return []
+
+
 def tracefs_state():
     """What a run may change in tracefs: its mounts, rtthrottle-* instances and the mount marker;
     and in debugfs (which it mounts to read the RT queues): its mounts and their marker."""
