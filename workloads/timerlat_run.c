@@ -129,6 +129,18 @@ static uint64_t await_tracing(pid_t pid, const char *tracefs, uint64_t deadline_
 	return 0;
 }
 
+/*
+ * rtla killed before it took its tracer down leaves its instance tracing: the tracer's thread
+ * would go on waking on the measured CPU at the task's priority. Removing the instance stops it.
+ */
+static void remove_instance(const char *tracefs)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/instances/timerlat_hist", tracefs);
+	rmdir(path);
+}
+
 void role_timerlat(struct window_shm *shm, struct task_record *rec)
 {
 	struct external_stats *x = &rec->u.external;
@@ -160,6 +172,8 @@ void role_timerlat(struct window_shm *shm, struct task_record *rec)
 	else
 		x->exit_status = external_stop_within(pid, 0, SIGINT, &x->stopped_ns, TIMERLAT_STOP_GRACE_NS);
 	external_sweep();
+	if (WIFSIGNALED(x->exit_status))
+		remove_instance(tracefs);
 	rec->last_ns = mono_ns();
 	external_first_line(err_path, x->error, sizeof(x->error));
 	unlink(err_path);
