@@ -3,9 +3,12 @@
  * The timerlat role: `rtla timerlat hist` on the measured CPU for the window, beside the probe
  * and cyclictest. The kernel's timerlat tracer wakes a kernel thread of its own there every
  * interval and measures its timer's IRQ and thread latency; rtla keeps the histograms. This
- * task starts rtla at the window start, stops it with SIGINT (its normal way out, which prints
- * the histograms) at the window end and waits, off the measured CPU. Where rtla or the tracer
- * is missing it records why and runs nothing. The harness reads the output
+ * task starts rtla in its set-up, before the start barrier: the tracer creates its thread as
+ * a SCHED_OTHER kernel thread that must first run on the measured CPU, which beside a spinning
+ * FIFO hog on PREEMPT_RT it never does (rtla's write then blocks the whole window, and the
+ * tracer fails to start at the stop). It stops rtla with SIGINT (its normal way out, which
+ * prints the histograms) at the window end and waits, off the measured CPU. Where rtla or the
+ * tracer is missing it records why and runs nothing. The harness reads the output
  * (harness/measure/timerlat.c).
  */
 #include "external.h"
@@ -28,6 +31,8 @@
 
 /* rtla disables its tracer and removes its trace instance after SIGINT: give it time to. */
 #define TIMERLAT_STOP_GRACE_NS 5000000000ull
+/* How long the set-up waits for rtla to start tracing (an emulated guest: a fraction of it). */
+#define TIMERLAT_SETUP_NS 2000000000ull
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
@@ -95,13 +100,13 @@ static bool timerlat_command(const struct task_config *c, struct external_cmd *c
 	else
 		snprintf(sched, sizeof(sched), "o:%d", c->priority);
 	memset(cmd, 0, sizeof(*cmd));
-	/* -d: it ends by itself a few seconds after the window even if nobody stops it. */
+	/* -d: it ends by itself seconds after the window (it starts before it) even if nobody stops it. */
 	return external_arg(cmd, "rtla") && external_arg(cmd, "timerlat") && external_arg(cmd, "hist") &&
 	       external_arg(cmd, "-c") && external_arg(cmd, "%d", c->cpu) && external_arg(cmd, "-p") &&
 	       external_arg(cmd, "%llu", (unsigned long long)(c->interval_ns / 1000)) && external_arg(cmd, "-P") &&
 	       external_arg(cmd, "%s", sched) && external_arg(cmd, "-E") &&
 	       external_arg(cmd, "%llu", (unsigned long long)c->histogram_us) && external_arg(cmd, "-d") &&
-	       external_arg(cmd, "%.0f", ceil(c->window_ns / 1e9) + 5) &&
+	       external_arg(cmd, "%.0f", ceil(c->window_ns / 1e9) + 10) &&
 	       (!c->stop_us || (external_arg(cmd, "-T") && external_arg(cmd, "%llu", (unsigned long long)c->stop_us)));
 }
 
@@ -141,42 +146,56 @@ static void remove_instance(const char *tracefs)
 	rmdir(path);
 }
 
-void role_timerlat(struct window_shm *shm, struct task_record *rec)
+/* What prepare started, for the body: this task's own process keeps them. */
+static pid_t rtla_pid;
+static char rtla_err_path[256], rtla_tracefs[64];
+
+void timerlat_prepare(struct task_record *rec)
 {
 	struct external_stats *x = &rec->u.external;
 	struct external_cmd cmd;
-	char err_path[sizeof(x->output)], tracefs[64];
-	pid_t pid;
 
-	rec->first_ns = shm->start_ns;
-	if (!timerlat_available(tracefs, sizeof(tracefs), x->error, sizeof(x->error))) {
+	if (!timerlat_available(rtla_tracefs, sizeof(rtla_tracefs), x->error, sizeof(x->error))) {
 		x->unavailable = 1;
-		rec->last_ns = mono_ns();
 		return;
 	}
 	if (!private_dir_file(x->output, sizeof(x->output), "timerlat-%d.txt", (int)getpid()) ||
-	    !private_dir_file(err_path, sizeof(err_path), "timerlat-%d.err", (int)getpid()))
+	    !private_dir_file(rtla_err_path, sizeof(rtla_err_path), "timerlat-%d.err", (int)getpid()))
 		task_fail(rec, "no private folder for rtla's files");
 	external_own_cpus(x->cpus, sizeof(x->cpus));
 	if (!timerlat_command(&rec->config, &cmd))
 		task_fail(rec, "the rtla command line is too long");
 	external_cmdline(&cmd, x->command, sizeof(x->command));
 	external_begin();
-	pid = external_start(&cmd, x->output, err_path, (unsigned)rec->config.lifetime_cap_s + 10);
-	if (pid < 0)
+	rtla_pid = external_start(&cmd, x->output, rtla_err_path, (unsigned)rec->config.lifetime_cap_s + 20);
+	if (rtla_pid < 0)
 		task_fail(rec, "fork for rtla failed");
 	x->runs = 1;
-	x->measuring_ns = await_tracing(pid, tracefs, shm->end_ns);
-	if (external_wait(pid, shm->end_ns, &x->exit_status))
+	x->measuring_ns = await_tracing(rtla_pid, rtla_tracefs, mono_ns() + TIMERLAT_SETUP_NS);
+}
+
+void role_timerlat(struct window_shm *shm, struct task_record *rec)
+{
+	struct external_stats *x = &rec->u.external;
+
+	rec->first_ns = shm->start_ns;
+	if (x->unavailable) {
+		rec->last_ns = mono_ns();
+		return;
+	}
+	/* Set-up slower than TIMERLAT_SETUP_NS: its start may still come within the window. */
+	if (!x->measuring_ns)
+		x->measuring_ns = await_tracing(rtla_pid, rtla_tracefs, shm->end_ns);
+	if (external_wait(rtla_pid, shm->end_ns, &x->exit_status))
 		x->stopped_ns = mono_ns();	/* it stopped by itself: a threshold, its -d, or an error */
 	else
-		x->exit_status = external_stop_within(pid, 0, SIGINT, &x->stopped_ns, TIMERLAT_STOP_GRACE_NS);
+		x->exit_status = external_stop_within(rtla_pid, 0, SIGINT, &x->stopped_ns, TIMERLAT_STOP_GRACE_NS);
 	external_sweep();
 	if (WIFSIGNALED(x->exit_status))
-		remove_instance(tracefs);
+		remove_instance(rtla_tracefs);
 	rec->last_ns = mono_ns();
-	external_first_line(err_path, x->error, sizeof(x->error));
-	unlink(err_path);
+	external_first_line(rtla_err_path, x->error, sizeof(x->error));
+	unlink(rtla_err_path);
 	/* rtla exits 2 where a threshold stopped the trace (1 before 6.x's exit codes: an error). */
 	if (WIFEXITED(x->exit_status) && (WEXITSTATUS(x->exit_status) == 0 || WEXITSTATUS(x->exit_status) == 2)) {
 		x->runs_done = 1;
