@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * rtla timerlat hist output read into the probe's vocabulary: real output of rtla 6.1 on
- * Debian's 7.2.13-rt in the QEMU guest (tests/fixtures/rtla-6.1-timerlat-hist-7.2-rt.txt), then
+ * Debian's 7.2.13-rt in the QEMU guest (tests/fixtures/rtla-6.1-timerlat-hist-7.2-rt.txt, and
+ * -stop.txt where a threshold stopped the trace), then
  * hand-made outputs that are wrong in one place each, a threshold stop in older and newer rtla's
  * words, and the summary over all CPUs newer rtla prints after the CPU's own.
  */
@@ -26,6 +27,54 @@ static bool parse_text(const char *text, struct timerlat_result *r, char *why, s
 	ok = timerlat_parse(f, r, why, len);
 	fclose(f);
 	return ok;
+}
+
+static double number(json_object *obj, const char *key, bool *found)
+{
+	json_object *v;
+
+	*found = json_object_object_get_ex(obj, key, &v);
+	return *found ? json_object_get_double(v) : -1;
+}
+
+/* cyclictest-crosscheck's rtla in the guest: -c 1 -p 1000 -P f:80 -E 100000 -T 200000, 2 s window. */
+TEST(timerlat_ingest_real_output)
+{
+	struct timerlat_result *r = calloc(1, sizeof(*r));
+	char why[320] = "";
+	json_object *lat;
+	bool found;
+
+	CHECK(timerlat_ingest(fixture_path("rtla-6.1-timerlat-hist-7.2-rt.txt"), r, why, sizeof(why)), "refused: %s", why);
+	CHECK(r->cpu == 1 && r->duration_s == 2 && !r->threshold_stop, "cpu %d, duration %g", r->cpu, r->duration_s);
+	CHECK(r->thread.latency.count == 1973 && r->thread.overflows == 0, "thread count %llu",
+	      (unsigned long long)r->thread.latency.count);
+	CHECK(r->thread.latency.min_ns == 33000 && r->thread.latency.max_ns == 17540000, "thread min/max");
+	CHECK(r->irq.seen && r->irq.latency.count == 1974 && r->irq.latency.max_ns == 4508000, "irq column");
+	lat = tool_latency_to_json(&r->thread.latency, r->thread.overflows);
+	CHECK(number(lat, "samples", &found) == 1973, "samples");
+	CHECK(number(lat, "avg", &found) == 100 && found, "avg %g (rtla's whole us)", number(lat, "avg", &found));
+	/* The 987th sample lies in the 66 us bucket, the 1953rd in the 280 us one: upper bounds. */
+	CHECK(number(lat, "p50", &found) == 67, "p50 %g", number(lat, "p50", &found));
+	CHECK(number(lat, "p99", &found) == 281, "p99 %g", number(lat, "p99", &found));
+	CHECK(number(lat, "max", &found) == 17540, "max %g", number(lat, "max", &found));
+	CHECK(json_object_object_get_ex(lat, "hist", NULL) && !json_object_object_get_ex(lat, "worst", NULL),
+	      "the histogram is kept, and no worst (rtla keeps no times)");
+	json_object_put(lat);
+	free(r);
+}
+
+/* -T 150 in the same guest: a wake-up 177 us late stopped the trace after 11 samples. */
+TEST(timerlat_ingest_real_threshold_stop)
+{
+	struct timerlat_result *r = calloc(1, sizeof(*r));
+	char why[320] = "";
+
+	CHECK(timerlat_ingest(fixture_path("rtla-6.1-timerlat-hist-7.2-rt-stop.txt"), r, why, sizeof(why)), "refused: %s", why);
+	CHECK(r->threshold_stop, "rtla 6.1's stop line not seen");
+	CHECK(r->thread.latency.count == 11 && r->thread.latency.max_ns == 177000, "thread count %llu, max %llu ns",
+	      (unsigned long long)r->thread.latency.count, (unsigned long long)r->thread.latency.max_ns);
+	free(r);
 }
 
 #define HEADER "# RTLA timerlat histogram\n# Time unit is microseconds (us)\n# Duration:   0 00:00:03\n"
