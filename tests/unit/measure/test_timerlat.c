@@ -29,14 +29,6 @@ static bool parse_text(const char *text, struct timerlat_result *r, char *why, s
 	return ok;
 }
 
-static double number(json_object *obj, const char *key, bool *found)
-{
-	json_object *v;
-
-	*found = json_object_object_get_ex(obj, key, &v);
-	return *found ? json_object_get_double(v) : -1;
-}
-
 /* cyclictest-crosscheck's rtla in the guest: -c 1 -p 1000 -P f:80 -E 100000 -T 200000, 2 s window. */
 TEST(timerlat_ingest_real_output)
 {
@@ -52,12 +44,12 @@ TEST(timerlat_ingest_real_output)
 	CHECK(r->thread.latency.min_ns == 33000 && r->thread.latency.max_ns == 17540000, "thread min/max");
 	CHECK(r->irq.seen && r->irq.latency.count == 1974 && r->irq.latency.max_ns == 4508000, "irq column");
 	lat = tool_latency_to_json(&r->thread.latency, r->thread.overflows);
-	CHECK(number(lat, "samples", &found) == 1973, "samples");
-	CHECK(number(lat, "avg", &found) == 100 && found, "avg %g (rtla's whole us)", number(lat, "avg", &found));
+	CHECK(json_number(lat, "samples", &found) == 1973, "samples");
+	CHECK(json_number(lat, "avg", &found) == 100 && found, "avg %g (rtla's whole us)", json_number(lat, "avg", &found));
 	/* The 987th sample lies in the 66 us bucket, the 1953rd in the 280 us one: upper bounds. */
-	CHECK(number(lat, "p50", &found) == 67, "p50 %g", number(lat, "p50", &found));
-	CHECK(number(lat, "p99", &found) == 281, "p99 %g", number(lat, "p99", &found));
-	CHECK(number(lat, "max", &found) == 17540, "max %g", number(lat, "max", &found));
+	CHECK(json_number(lat, "p50", &found) == 67, "p50 %g", json_number(lat, "p50", &found));
+	CHECK(json_number(lat, "p99", &found) == 281, "p99 %g", json_number(lat, "p99", &found));
+	CHECK(json_number(lat, "max", &found) == 17540, "max %g", json_number(lat, "max", &found));
 	CHECK(json_object_object_get_ex(lat, "hist", NULL) && !json_object_object_get_ex(lat, "worst", NULL),
 	      "the histogram is kept, and no worst (rtla keeps no times)");
 	json_object_put(lat);
