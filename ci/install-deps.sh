@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(gcc make pkg-config libjson-c-dev libnuma-dev zlib1g-dev python3 util-linux procps valgrind)
 packages+=(python3-matplotlib chromium)  # plots, the HTML report and its test
 packages+=(libtracefs-dev libtraceevent-dev)  # sched_switch ground truth (make WITH_TRACEFS=0 without)
-packages+=(rt-tests stress-ng)  # cyclictest (make bench), hackbench and stress-ng (run --load)
+packages+=(rt-tests stress-ng rtla)  # cyclictest (make bench), hackbench and stress-ng (run --load), rtla (timerlat)
 packages+=(clang libclang-rt-14-dev)  # make fuzz: libFuzzer + ASan/UBSan runtimes
 packages+=(libxml2-utils python3-jsonschema mandoc man-db)  # tests of export and the man page
 packages+=(qemu-system-x86 busybox-static cpio)  # make matrix: Debian kernels under QEMU

@@ -188,13 +188,18 @@ pid_t external_sole_thread(pid_t pid)
 
 int external_stop(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns)
 {
+	return external_stop_within(pid, tid, sig, sent_ns, EXTERNAL_STOP_GRACE_NS);
+}
+
+int external_stop_within(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns, uint64_t grace_ns)
+{
 	int status = 0;
 
 	if (!tid || syscall(SYS_tgkill, pid, tid, sig) != 0)
 		kill(pid, sig);
 	if (sent_ns)
 		*sent_ns = mono_ns();
-	if (!external_wait(pid, mono_ns() + EXTERNAL_STOP_GRACE_NS, &status)) {
+	if (!external_wait(pid, mono_ns() + grace_ns, &status)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}

@@ -54,6 +54,8 @@ pid_t external_sole_thread(pid_t pid);
  * status.
  */
 int external_stop(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns);
+/* The same with its own grace: a program that must undo its settings before it exits (rtla's tracer). */
+int external_stop_within(pid_t pid, pid_t tid, int sig, uint64_t *sent_ns, uint64_t grace_ns);
 /* Kills and reaps every process still below the caller (needs /proc/PID/task/TID/children). */
 void external_sweep(void);
 /* The first line of a file (an error message a program left), or "". */

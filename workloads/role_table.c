@@ -38,6 +38,12 @@ static const struct role_info roles[ROLE_COUNT] = {
 	[ROLE_INVALID_WRITES] = { "invalid-writes", role_invalid_writes, true,
 				  "tries knob values the kernel must refuse: its validation",
 				  { { "act_at_ms", 100, "when it tries them, from the window start" } } },
+	[ROLE_TIMERLAT] = { "timerlat", role_timerlat, true,
+			    "rtla timerlat hist for the window: the kernel's timerlat tracer as a third probe",
+			    { { "interval_us", 1000, "rtla timerlat -p" },
+			      { "histogram_us", 100000, "rtla timerlat -E (1 us entries): latencies above it count only in over and max" },
+			      { "stop_us", 0, "rtla timerlat -T: a thread latency that stops the trace (0: none)" } },
+			    timerlat_prepare },
 };
 
 const struct role_info *role_info(enum task_role role)

@@ -28,6 +28,8 @@ struct role_info {
 	bool in_scenarios;	/* a scenario may name it (the others are the harness's own tasks) */
 	const char *doc;
 	struct role_param params[ROLE_PARAMS_MAX + 1];
+	/* What the task does before the start barrier, while no hog spins yet (NULL: nothing). */
+	void (*prepare)(struct task_record *rec);
 };
 
 /* The role's row; NULL outside the enum. */

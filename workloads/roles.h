@@ -20,5 +20,8 @@ void role_kernel_work(struct window_shm *shm, struct task_record *rec);
 void role_cyclictest(struct window_shm *shm, struct task_record *rec);
 void role_load(struct window_shm *shm, struct task_record *rec);
 void role_invalid_writes(struct window_shm *shm, struct task_record *rec);
+void role_timerlat(struct window_shm *shm, struct task_record *rec);
+/* Starts rtla before the start barrier: the tracer's thread must be up before a hog spins. */
+void timerlat_prepare(struct task_record *rec);
 
 #endif

@@ -172,6 +172,8 @@ void task_main(struct window_shm *shm, struct task_record *rec)
 	current = rec;
 	bound_lifetime(rec);
 	place_and_schedule(rec);
+	if (role_info(rec->config.role)->prepare)
+		role_info(rec->config.role)->prepare(rec);
 	atomic_store(&rec->state, TASK_READY);
 	/* Start barrier: sleeping polls, so a waiting RT task takes nothing from the CPU. */
 	while (!atomic_load(&shm->go)) {

@@ -41,6 +41,7 @@ enum task_role {
 	ROLE_CYCLICTEST,	/* runs rt-tests' cyclictest for the window: the reference probe */
 	ROLE_LOAD,	/* runs a background load (hackbench, stress-ng) for the window */
 	ROLE_INVALID_WRITES,	/* tries knob values the kernel must refuse: its validation */
+	ROLE_TIMERLAT,	/* runs rtla timerlat hist for the window: the kernel's own latency tracer */
 	ROLE_COUNT,
 };
 
@@ -154,9 +155,10 @@ struct external_stats {
 	uint64_t runs;		/* runs started (hackbench runs again and again) */
 	uint64_t runs_done;	/* runs that ended by themselves with status 0 */
 	double reported;	/* hackbench: sum of its "Time:" seconds; stress-ng: bogo ops */
-	uint64_t measuring_ns;	/* cyclictest: when its measuring thread was first seen, 0: never */
-	uint64_t stopped_ns;	/* cyclictest: when the stop was sent to its measuring thread, 0: not so */
-	char output[256];	/* the file it wrote its figures to (cyclictest's JSON), in the private folder */
+	uint64_t measuring_ns;	/* cyclictest, timerlat: when it was first seen measuring, 0: never */
+	uint64_t stopped_ns;	/* cyclictest, timerlat: when the stop was sent (or it ended by itself), 0: not so */
+	int unavailable;	/* timerlat: not run, as `error` says (no rtla, no timerlat tracer) */
+	char output[256];	/* the file it wrote its figures to (cyclictest's JSON, rtla's histogram), in the private folder */
 	char error[160];	/* its first line on stderr, when it failed */
 	char command[320];	/* as run */
 	char cpus[64];		/* the CPUs it may run on, as a list ("0,2") */
@@ -207,7 +209,8 @@ struct task_config {
 	uint64_t calibration_loops;
 	int avoid_cpu;		/* >= 0: the process runs on every CPU but this one (cyclictest's own, a load) */
 	int load_tool;		/* load: enum load_tool */
-	uint64_t histogram_us;	/* cyclictest: -h, the histogram's range */
+	uint64_t histogram_us;	/* cyclictest: -h, the histogram's range; timerlat: its entries (1 us each) */
+	uint64_t stop_us;	/* timerlat: -T, a thread latency that stops the trace (0: none) */
 };
 
 /* An RT task (SCHED_FIFO or SCHED_RR): what the RT period timer throttles and forgives. */

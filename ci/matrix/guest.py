@@ -24,10 +24,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MACHINE_LOCK = "/tmp/rtt-machine.lock"
 BUSYBOX = "/bin/busybox"
-# The host's own build (libtracefs: the checks against the sched_switch trace) and rt-tests'
-# cyclictest (cyclictest-crosscheck) go into the guest with the libraries ldd lists for them.
+# The host's own build (libtracefs: the checks against the sched_switch trace), rt-tests'
+# cyclictest and rtla (its timerlat: cyclictest-crosscheck) go into the guest with the libraries
+# ldd lists for them.
 DEFAULT_BINARY = os.path.join(ROOT, "build", "rtthrottle")
 CYCLICTEST = "cyclictest"
+RTLA = "rtla"
 LDD_LINE = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)$")
 # tsc=reliable: under TCG the clocksource watchdog may find the emulated TSC unstable mid-run and
 # move the kernel to a clock that costs a system call a read, which slows every measuring loop
@@ -207,8 +209,8 @@ def install(stage, binary, dest):
 
 
 def base_initramfs(work, binary, rtt_args, config=None, script=None):
-    """busybox, the init, rtthrottle (static, or dynamic with its libraries), cyclictest when the
-    host has it, the scenarios and the arguments to run it with (None: none, the init gives the
+    """busybox, the init, rtthrottle (static, or dynamic with its libraries), cyclictest and rtla
+    when the host has them, the scenarios and the arguments to run it with (None: none, the init gives the
     console a shell); with config, the kernel's config as /boot/<its name> in the same archive
     (one archive: LAVA unpacks only the first); with script (shell text), the init runs that
     instead of `rtthrottle run` and sends its output back as script.txt."""
@@ -221,8 +223,12 @@ def base_initramfs(work, binary, rtt_args, config=None, script=None):
     cyclictest = shutil.which(CYCLICTEST)
     if cyclictest:
         libs += install(stage, cyclictest, "/bin/cyclictest")
+    rtla = shutil.which(RTLA)
+    if rtla:
+        libs += install(stage, rtla, "/bin/rtla")
     log(f"initramfs: {binary} ({'dynamic' if libs else 'static'}), "
-        f"{'cyclictest' if cyclictest else 'no cyclictest (rt-tests not installed)'}, {len(set(libs))} libraries")
+        f"{'cyclictest' if cyclictest else 'no cyclictest (rt-tests not installed)'}, "
+        f"{'rtla' if rtla else 'no rtla (package rtla not installed)'}, {len(set(libs))} libraries")
     shutil.copy(os.path.join(HERE, "init"), os.path.join(stage, "init"))
     # The facts and the console framing, for the init and for a LAVA job's test shell.
     shutil.copy(os.path.join(HERE, "report.sh"), os.path.join(stage, "usr", "share", "rtthrottle"))

@@ -5,6 +5,7 @@
 #include "quantity.h"
 #include "scenario_task.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,6 +222,41 @@ static const char *unmeasured_why(json_object *metrics, const char *metric)
 	return json_object_get_string(why);
 }
 
+/* Whether the expression names a figure of that task ("NAME." not inside a longer name). */
+static bool names_task(const char *expr, const char *task)
+{
+	size_t n = strlen(task);
+
+	for (const char *p = strstr(expr, task); p; p = strstr(p + 1, task))
+		if ((p == expr || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '-' || p[-1] == '.')) && p[n] == '.')
+			return true;
+	return false;
+}
+
+/*
+ * Why the check cannot be measured here through no fault of the run: its task, or a task its
+ * expressions name, was not run and says why (`skipped`: a tool or a tracer this kernel lacks).
+ * NULL when every task it needs ran.
+ */
+static const char *skipped_why(const struct judge_context *jc, const struct scenario_check *sc, int task,
+			       const char **skipped_task)
+{
+	const struct scenario *s = jc->scenario;
+
+	for (int t = 0; t < s->task_count; t++) {
+		json_object *why;
+
+		if (!jc->metrics[t] || !json_object_object_get_ex(jc->metrics[t], "skipped", &why))
+			continue;
+		if (t == task || names_task(sc->expect, s->tasks[t].name) || names_task(sc->tolerance, s->tasks[t].name) ||
+		    names_task(sc->condition, s->tasks[t].name) || names_task(sc->detects, s->tasks[t].name)) {
+			*skipped_task = s->tasks[t].name;
+			return json_object_get_string(why);
+		}
+	}
+	return NULL;
+}
+
 /*
  * The check's figures and, where found, pass or fail. `applies`: its condition holds, so
  * whether the pass could have failed is asked too (a check that does not apply is not judged).
@@ -230,7 +266,7 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 {
 	struct lookup_ctx lc = { .jc = jc, .s = jc->scenario, .task = task };
 	char err[160] = "", regimes[96];
-	const char *unmeasured;
+	const char *unmeasured, *skipped, *skipped_task = "";
 	bool found;
 
 	memset(c, 0, sizeof(*c));
@@ -239,6 +275,13 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 	snprintf(c->label, sizeof(c->label), "%s", sc->label);
 	c->kind = sc->kind;
 	c->tolerance_why = sc->tolerance_why;
+	skipped = skipped_why(jc, sc, task, &skipped_task);
+	if (skipped) {
+		c->skipped = true;
+		c->unit = judge_metric_unit(c->metric);
+		snprintf(c->rule, sizeof(c->rule), "not measured: %s was skipped: %.300s", skipped_task, skipped);
+		return;
+	}
 	c->measured = metric_at(jc->metrics[task], sc->metric, &found);
 	unmeasured = found ? NULL : unmeasured_why(jc->metrics[task], sc->metric);
 	if (!found && !unmeasured && sc->fallback[0]) {
@@ -368,8 +411,9 @@ enum verdict judge_verdict(const struct check *checks, int n, char *why, size_t 
 		 * A cross-check on the trace needs one: without it (--no-trace, a build without
 		 * libtracefs, tracefs out of reach) it does not apply; the rest judge the result.
 		 */
-		applies += !checks[i].no_trace && !checks[i].not_applicable;
-		unjudged += !checks[i].no_trace && !checks[i].not_applicable && !checks[i].was_measured;
+		/* A check on a task this system could not run (skipped) does not apply either. */
+		applies += !checks[i].no_trace && !checks[i].not_applicable && !checks[i].skipped;
+		unjudged += !checks[i].no_trace && !checks[i].not_applicable && !checks[i].skipped && !checks[i].was_measured;
 	}
 	if (applies == 0) {
 		snprintf(why, len, "no check applies to this result");
@@ -379,7 +423,7 @@ enum verdict judge_verdict(const struct check *checks, int n, char *why, size_t 
 		return VERDICT_PASS;
 	at = snprintf(why, len, "%d of %d checks that apply were not judged:", unjudged, applies);
 	for (int i = 0; i < n && at > 0 && (size_t)at < len; i++)
-		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable)
+		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable && !checks[i].skipped)
 			at += snprintf(why + at, len - at, " %s.%s%s%s (%s);", checks[i].task, checks[i].metric,
 				       checks[i].label[0] ? "." : "", checks[i].label, checks[i].rule);
 	if (at > 0 && (size_t)at < len)

@@ -279,8 +279,9 @@ static bool parse_task(struct parser *pr, json_object *obj, struct scenario *s, 
 	t->cpu = placement_find(cpu);
 	if ((int)t->cpu < 0)
 		return bad(pr, "cpu must be \"measured\", \"other\", \"any\" or \"each-but-0\", not \"%s\"", cpu);
-	if (t->role == ROLE_CYCLICTEST && (t->sched_policy == SCHED_DEADLINE || t->cpu == CPU_ANY || t->cpu == CPU_EACH_BUT_0))
-		return bad(pr, "cyclictest runs in class fifo, rr or other on one CPU (cpu measured or other)");
+	if ((t->role == ROLE_CYCLICTEST || t->role == ROLE_TIMERLAT) &&
+	    (t->sched_policy == SCHED_DEADLINE || t->cpu == CPU_ANY || t->cpu == CPU_EACH_BUT_0))
+		return bad(pr, "%s runs in class fifo, rr or other on one CPU (cpu measured or other)", role_name(t->role));
 	if (t->cgroup[0]) {
 		bool known = false;
 

@@ -138,19 +138,7 @@ bool cyclictest_ingest(const char *path, struct cyclictest_result *out, char *wh
 
 json_object *cyclictest_latency_json(const struct cyclictest_result *r)
 {
-	static const struct { const char *key; double fraction; } percentiles[] = {
-		{ "p50", 0.50 }, { "p99", 0.99 }, { "p999", 0.999 },
-	};
-	json_object *obj = latency_to_json(&r->latency);
-	uint64_t in_hist = r->cycles - r->overflows;
-
-	/* cyclictest keeps no times of its worst wake-ups. */
-	json_object_object_del(obj, "worst");
-	/* A percentile among the overflows is only known to be at least the range: leave it out. */
-	for (size_t i = 0; i < sizeof(percentiles) / sizeof(percentiles[0]); i++)
-		if ((uint64_t)(percentiles[i].fraction * (double)r->cycles + 0.5) > in_hist)
-			json_object_object_del(obj, percentiles[i].key);
-	return obj;
+	return tool_latency_to_json(&r->latency, r->overflows);
 }
 
 void cyclictest_configure(const struct scenario_task *t, struct task_config *c)

@@ -417,6 +417,23 @@ json_object *latency_to_json(const struct latency_stats *s)
 	return obj;
 }
 
+json_object *tool_latency_to_json(const struct latency_stats *s, uint64_t overflows)
+{
+	static const struct { const char *key; double fraction; } percentiles[] = {
+		{ "p50", 0.50 }, { "p99", 0.99 }, { "p999", 0.999 },
+	};
+	json_object *obj = latency_to_json(s);
+	uint64_t in_hist = s->count - overflows;
+
+	/* The tools keep no times of their worst wake-ups. */
+	json_object_object_del(obj, "worst");
+	/* A percentile among the overflows is only known to be at least the range: leave it out. */
+	for (size_t i = 0; i < sizeof(percentiles) / sizeof(percentiles[0]); i++)
+		if ((uint64_t)(percentiles[i].fraction * (double)s->count + 0.5) > in_hist)
+			json_object_object_del(obj, percentiles[i].key);
+	return obj;
+}
+
 static void periodic_json(json_object *obj, const struct task_record *rec, const struct task_metrics *m)
 {
 	const struct periodic_stats *p = &rec->u.periodic;

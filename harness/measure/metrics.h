@@ -70,6 +70,11 @@ json_object *metrics_to_json(const struct task_record *rec, const struct task_me
 			     const struct role_metrics *roles);
 json_object *gap_hist_to_json(const struct gap_stats *g);
 json_object *latency_to_json(const struct latency_stats *s);
+/*
+ * latency_us of another tool's histogram (cyclictest, rtla timerlat): without `worst` (no times
+ * kept), and without the percentiles that fall among its `overflows` (samples past its range).
+ */
+json_object *tool_latency_to_json(const struct latency_stats *s, uint64_t overflows);
 double median(double *values, int count);
 
 #endif

@@ -25,7 +25,7 @@ bool record_dir_prepare(const char *dir)
 	return !err;
 }
 
-/* A file an external tool wrote for the harness to read (cyclictest's JSON), as a string. */
+/* A file an external tool wrote for the harness to read (cyclictest's JSON, rtla's histogram), as a string. */
 static json_object *file_json(const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -50,7 +50,7 @@ static json_object *files_json(const struct window_shm *shm, int count)
 		const struct task_record *t = &shm->task[i];
 		json_object *content, *o;
 
-		if (t->config.role != ROLE_CYCLICTEST || !t->u.external.output[0] ||
+		if ((t->config.role != ROLE_CYCLICTEST && t->config.role != ROLE_TIMERLAT) || !t->u.external.output[0] ||
 		    !(content = file_json(t->u.external.output)))
 			continue;
 		o = json_object_new_object();

@@ -102,6 +102,7 @@ static bool task_record_sane(const struct task_record *t)
 	case ROLE_CALIBRATE:
 		return t->u.calibration.samples >= 0 && t->u.calibration.samples <= 16;
 	case ROLE_CYCLICTEST:
+	case ROLE_TIMERLAT:
 	case ROLE_LOAD:
 		return TERMINATED(x->output) && TERMINATED(x->error) && TERMINATED(x->command) && TERMINATED(x->cpus);
 	default:

@@ -3,9 +3,11 @@
 #include "role_metrics.h"
 #include "cyclictest.h"
 #include "load.h"
+#include "timerlat.h"
 
 const struct role_metrics role_metrics[] = {
 	{ ROLE_CYCLICTEST, cyclictest_metrics_json },
 	{ ROLE_LOAD, load_metrics_json },
+	{ ROLE_TIMERLAT, timerlat_metrics_json },
 	{ ROLE_COUNT, NULL },
 };

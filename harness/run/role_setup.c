@@ -4,6 +4,7 @@
 #include "cyclictest.h"
 #include "quantity.h"
 #include "scenario_task.h"
+#include "timerlat.h"
 
 #include <math.h>
 
@@ -88,6 +89,12 @@ static void setup_cyclictest(const struct role_setup_ctx *sc, const struct scena
 	cyclictest_configure(t, c);
 }
 
+static void setup_timerlat(const struct role_setup_ctx *sc, const struct scenario_task *t, struct task_config *c)
+{
+	(void)sc;
+	timerlat_configure(t, c);
+}
+
 static void setup_burst_hog(const struct role_setup_ctx *sc, const struct scenario_task *t, struct task_config *c)
 {
 	c->burst_ns = (uint64_t)(task_param(t, "burst_ms") * 1e6);
@@ -108,6 +115,7 @@ static const struct {
 	{ ROLE_ADMIN, setup_admin },
 	{ ROLE_INVALID_WRITES, setup_invalid_writes },
 	{ ROLE_CYCLICTEST, setup_cyclictest },
+	{ ROLE_TIMERLAT, setup_timerlat },
 	{ ROLE_BURST_HOG, setup_burst_hog },
 };
 

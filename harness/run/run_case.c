@@ -471,20 +471,34 @@ static int build_tasks(const struct run_ctx *ctx, const struct scenario *s, int 
 /*
  * cyclictest measures from its measuring thread's start on (start_lag_us into the window: its
  * exec and mlockall, 50-80 ms in an emulated guest, at the probe's priority on the probe's
- * CPU): the probe's longest wake-up over that same span, for the cross-check.
+ * CPU), rtla's timerlat from when its trace instance starts tracing: the probe's longest
+ * wake-up over that same span, for the cross-check. A trace a threshold stopped ends at a
+ * moment rtla sees only at its next look (a second apart): that span is not known.
  */
-static void cyclictest_span_metrics(const struct task_record *tasks, json_object *const *metrics, int count)
+static void tool_span_metrics(const struct task_record *tasks, json_object *const *metrics, int count)
 {
 	for (int c = 0; c < count; c++) {
-		if (tasks[c].config.role != ROLE_CYCLICTEST)
+		enum task_role role = tasks[c].config.role;
+		json_object *stop;
+
+		if (role != ROLE_CYCLICTEST && role != ROLE_TIMERLAT)
 			continue;
+		if (json_object_object_get_ex(metrics[c], "threshold_stop", &stop) && json_object_get_boolean(stop)) {
+			for (int p = 0; p < count; p++)
+				if (tasks[p].config.role == ROLE_PROBE)
+					json_add_str(metrics[p], "latency_us.max_in_timerlat_span_unmeasured",
+						     "a threshold (rtla -T) stopped timerlat's trace at a moment rtla sees only at its "
+						     "next look, up to a second later: the span it measured is not known");
+			continue;
+		}
 		for (int p = 0; p < count; p++) {
 			json_object *latency;
 			double max_us;
 
 			if (tasks[p].config.role == ROLE_PROBE && json_object_object_get_ex(metrics[p], "latency_us", &latency) &&
 			    cyclictest_probe_max_in_span_us(&tasks[p], &tasks[c], &max_us))
-				json_add_double(latency, "max_in_cyclictest_span", max_us);
+				json_add_double(latency, role == ROLE_CYCLICTEST ? "max_in_cyclictest_span" : "max_in_timerlat_span",
+						max_us);
 		}
 	}
 }
@@ -683,7 +697,7 @@ static enum verdict judge_and_record(struct run_ctx *ctx, const char *name, cons
 	}
 	/* Kept only when every promise check was judged: one left unjudged leaves it unknown, not kept. */
 	for (int i = 0; i < n && *promise_kept == 1; i++)
-		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable &&
+		if (!checks[i].was_measured && !checks[i].no_trace && !checks[i].not_applicable && !checks[i].skipped &&
 		    promise_metric(checks[i].metric))
 			*promise_kept = -1;
 	json_object_object_add(res, "checks", arr);
@@ -935,7 +949,7 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 		metrics[i] = metrics_to_json(rec, &m, role_metrics);
 		json_object_array_add(arr, task_json(rec, json_object_get(metrics[i]), ctx->shm->start_ns));
 	}
-	cyclictest_span_metrics(ctx->shm->task, metrics, count);
+	tool_span_metrics(ctx->shm->task, metrics, count);
 	json_object_object_add(res, "tasks", arr);
 	json_object_object_add(res, "trace", trace);
 	promised = measure_promise(ctx, s, p, &limiter, w->align, trace, count, metrics, &terms, &promise);

@@ -149,13 +149,16 @@ def judged_or_hollow(res):
     # A check whose condition does not hold here is recorded as such (not-applicable), and says why.
     for c in res["checks"]:
         assert c["verdict"] != "not-applicable" or c["rule"].startswith("not applicable: its condition"), c
+    # A check on a task this system could not run (timerlat without the tracer) is skip, and says why.
+    for c in res["checks"]:
+        assert c["verdict"] != "skip" or " was skipped: " in c["rule"], c
     # A promise check with no period left to judge: the trace saw the machine disturb every whole
     # period of the window (promise.censored), so no figure of it was kept. Not a pass either.
     promise = res.get("promise") or {}
     all_censored = promise.get("periods") == 0 and (promise.get("censored") or {}).get("periods", 0) >= 1
     # A figure whose every span touched a disturbed period is taken away and says so (censored).
     censored = (promise.get("censored") or {}).get("periods", 0) >= 1
-    hollow = [c for c in res["checks"] if c["verdict"] not in ("pass", "not-applicable") and
+    hollow = [c for c in res["checks"] if c["verdict"] not in ("pass", "not-applicable", "skip") and
               not c["rule"].startswith("not measured: no trace") and
               not (all_censored and c["verdict"] == "not-measured" and c["metric"].startswith("rt_")) and
               not (censored and c["verdict"] == "not-measured" and c["rule"].startswith("not measured: censored:"))]
@@ -178,6 +181,17 @@ def tracefs_mounts(fstype="tracefs"):
     """The tracefs (or debugfs) mounts, as /proc/mounts lists them (source, dir, type, options)."""
     with open("/proc/mounts") as f:
         return sorted(line.split()[:4] for line in f if line.split()[2] == fstype)
+
+
+def tracefs_tracers():
+    """The tracers the kernel offers (tracefs's available_tracers), [] where tracefs is not mounted."""
+    for where in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        try:
+            with open(os.path.join(where, "available_tracers")) as f:
+                return f.read().split()
+        except OSError:
+            pass
+    return []
 
 
 def tracefs_state():

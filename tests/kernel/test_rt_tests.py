@@ -94,7 +94,8 @@ def _crosscheck_holds(load):
         # The stop reached its measuring thread itself, shortly after the window end.
         assert 0 <= ct["stop_lag_us"] < r["window_s"] * 1e6 / 4, ct
         assert f"-a {_task(r, 'cyclictest')['cpu']} " in ct["command"], ct["command"]
-        judged = {c["metric"]: c for c in r["checks"] if c["task"] == "probe"}
+        # The checks against cyclictest (unnamed); those against timerlat are named "timerlat".
+        judged = {c["metric"]: c for c in r["checks"] if c["task"] == "probe" and not c.get("name")}
         # The probe's longest wake-up from cyclictest's measuring start on, and over the window.
         for metric, theirs in (("latency_us.max_in_cyclictest_span", "max"), ("latency_us.max", "max"),
                                ("latency_us.p99", "p99")):
@@ -104,7 +105,25 @@ def _crosscheck_holds(load):
             assert c["expected"] == _task(r, "cyclictest")["metrics"]["latency_us"][theirs], c
         probe = _task(r, "probe")["metrics"]["latency_us"]
         assert probe["max_in_cyclictest_span"] <= probe["max"], probe
+        _timerlat_judged_or_skipped(r)
     return doc, seen
+
+
+def _timerlat_judged_or_skipped(r):
+    """timerlat beside them: skipped with why where the kernel has no timerlat tracer (every
+    check on it skip, with that reason), else its histogram read and its checks judged."""
+    tl = _task(r, "timerlat")["metrics"]
+    mine = [c for c in r["checks"] if c.get("name") == "timerlat"]
+    assert len(mine) == 2, r["checks"]
+    if "skipped" in tl:
+        assert "timerlat" not in rtt.tracefs_tracers() or not shutil.which("rtla"), tl
+        for c in mine:
+            assert c["verdict"] == "skip" and tl["skipped"] in c["rule"], c
+        return
+    assert tl["cycles"] > 0 and tl["command"].startswith("rtla timerlat hist "), tl
+    assert tl["latency_us"]["hist"] and not tl["threshold_stop"], tl
+    for c in mine:
+        assert rtt.passed_or_hollow(c) and c["expected"] == tl["latency_us"]["max"], c
 
 
 def _lifetimes_bounded(seen, comm_prefix, windows):

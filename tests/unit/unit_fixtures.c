@@ -181,3 +181,11 @@ struct regime_observation make_regime_probe(const struct kernel_model *m, double
 {
 	return make_regime_probe_seen(m, 0.9501, 51500, victim_share, RUNNING_NOT_RUN, 0);
 }
+
+double json_number(json_object *obj, const char *key, bool *found)
+{
+	json_object *v;
+
+	*found = json_object_object_get_ex(obj, key, &v);
+	return *found ? json_object_get_double(v) : 0;
+}

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <limits.h>
 
+#include <json-c/json.h>
+
 #include "kernel_model.h"
 #include "knobs.h"
 
@@ -44,6 +46,9 @@ struct regime_observation make_regime_probe(const struct kernel_model *m, double
 struct regime_observation make_regime_probe_seen(const struct kernel_model *m, double hog_alone_share,
 						 double hog_alone_gap_max_us, double victim_share,
 						 enum running_window running, double victim_running_share);
+
+/* A number of a JSON object by key; *found says whether it was there (0 when not). */
+double json_number(json_object *obj, const char *key, bool *found);
 
 struct knobs make_knobs(int64_t srt, int64_t sper, int64_t crt, int64_t cper, bool has_cgroup);
 

@@ -2093,3 +2093,61 @@ TEST(judge_rt_period_top_needs_the_kernel_grid)
 	CHECK(searched == 1 && kernel == 0, "searched %g, kernel grid %g", searched, kernel);
 	hog_case_unload();
 }
+
+/* The check of cyclictest-crosscheck on that metric with that name ("" for none). */
+static const struct check *crosscheck(const char *metric, const char *label)
+{
+	for (int i = 0; i < sj.n; i++)
+		if (!strcmp(sj.checks[i].task, "probe") && !strcmp(sj.checks[i].metric, metric) &&
+		    !strcmp(sj.checks[i].label, label))
+			return &sj.checks[i];
+	return NULL;
+}
+
+TEST(crosscheck_timerlat_skipped_with_why_or_judged)
+{
+	struct kernel_facts k618 = facts(6, 18, 1, 250);
+	const char *probe = "{\"wakeups\": 1900, \"latency_us\": {\"max\": 49105, \"p99\": 22,"
+			    " \"max_in_cyclictest_span\": 49105, \"max_in_timerlat_span\": 49105}}";
+	const char *cyclictest = "{\"cycles\": 1897, \"latency_us\": {\"max\": 49344, \"p99\": 24},"
+				 " \"start_lag_us\": 2500, \"stop_lag_us\": 50}";
+	const char *const skipped[] = {
+		"probe", probe, "cyclictest", cyclictest,
+		"timerlat", "{\"skipped\": \"the kernel has no timerlat tracer (CONFIG_TIMERLAT_TRACER), available_tracers: nop\"}",
+		NULL,
+	};
+	const char *const agree[] = {
+		"probe", probe, "cyclictest", cyclictest,
+		"timerlat", "{\"cycles\": 1850, \"latency_us\": {\"max\": 49200}, \"threshold_stop\": false}", NULL,
+	};
+	/* timerlat waited out a whole second slot the probe never saw. */
+	const char *const disagree[] = {
+		"probe", probe, "cyclictest", cyclictest,
+		"timerlat", "{\"cycles\": 1850, \"latency_us\": {\"max\": 99200}, \"threshold_stop\": false}", NULL,
+	};
+	const struct check *span, *max;
+	char why[512];
+	int n;
+
+	/* No tracer: both timerlat checks skip with the reason, and the rest still judge the result. */
+	n = scenario_judge("cyclictest-crosscheck.json", &k618, 0, skipped);
+	span = crosscheck("latency_us.max_in_timerlat_span", "timerlat");
+	max = crosscheck("latency_us.max", "timerlat");
+	CHECK(span && max, "cyclictest-crosscheck has no timerlat checks");
+	for (const struct check *c = span; c; c = c == span ? max : NULL) {
+		CHECK(c->skipped && !c->was_measured && check_verdict(c) == VERDICT_SKIP, "%s: not skipped", c->metric);
+		CHECK(strstr(c->rule, "not measured: timerlat was skipped: the kernel has no timerlat tracer"), "rule: %s", c->rule);
+	}
+	CHECK(judge_verdict(sj.checks, n, why, sizeof(why)) == VERDICT_PASS, "the skipped checks decide the result: %s", why);
+	/* Ran and agreed: judged, and passed. */
+	n = scenario_judge("cyclictest-crosscheck.json", &k618, 0, agree);
+	span = crosscheck("latency_us.max_in_timerlat_span", "timerlat");
+	max = crosscheck("latency_us.max", "timerlat");
+	CHECK(span && span->was_measured && span->passed && !span->skipped, "span check: %s", span ? span->rule : "absent");
+	CHECK(max && max->was_measured && max->passed && NEAR(max->expected, 49200), "max check: %s", max ? max->rule : "absent");
+	report_failures("crosscheck with timerlat", sj.checks, n);
+	/* Ran and saw a slot more than the probe: caught. */
+	scenario_judge("cyclictest-crosscheck.json", &k618, 0, disagree);
+	max = crosscheck("latency_us.max", "timerlat");
+	CHECK(max && max->was_measured && !max->passed, "a slot only timerlat saw passes");
+}

@@ -14,14 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double number(json_object *obj, const char *key, bool *found)
-{
-	json_object *v;
-
-	*found = json_object_object_get_ex(obj, key, &v);
-	return *found ? json_object_get_double(v) : 0;
-}
-
 TEST(cyclictest_ingest_real_file)
 {
 	struct cyclictest_result *r = calloc(1, sizeof(*r));
@@ -35,16 +27,16 @@ TEST(cyclictest_ingest_real_file)
 	CHECK(r->cpu == 1, "cpu %d", r->cpu);
 	CHECK(!strcmp(r->version, "2.40"), "version %s", r->version);
 	lat = cyclictest_latency_json(r);
-	CHECK(number(lat, "samples", &found) == 400 && found, "samples");
-	CHECK(number(lat, "min", &found) == 14 && found, "min");
-	CHECK(number(lat, "max", &found) == 121 && found, "max");
-	CHECK(number(lat, "avg", &found) > 16.90 && number(lat, "avg", &found) < 16.92, "avg %g", number(lat, "avg", &found));
+	CHECK(json_number(lat, "samples", &found) == 400 && found, "samples");
+	CHECK(json_number(lat, "min", &found) == 14 && found, "min");
+	CHECK(json_number(lat, "max", &found) == 121 && found, "max");
+	CHECK(json_number(lat, "avg", &found) > 16.90 && json_number(lat, "avg", &found) < 16.92, "avg %g", json_number(lat, "avg", &found));
 	/* The 200th sample lies in the 16 us bucket: its upper bound, like the probe's percentiles. */
-	CHECK(number(lat, "p50", &found) == 17 && found, "p50 %g", number(lat, "p50", &found));
+	CHECK(json_number(lat, "p50", &found) == 17 && found, "p50 %g", json_number(lat, "p50", &found));
 	/* p99 and p999 lie among the 21 overflows (>= 20 us): not known, so left out. */
-	number(lat, "p99", &found);
+	json_number(lat, "p99", &found);
 	CHECK(!found, "p99 present although it lies among the overflows");
-	number(lat, "p999", &found);
+	json_number(lat, "p999", &found);
 	CHECK(!found, "p999 present");
 	CHECK(!json_object_object_get_ex(lat, "worst", NULL), "cyclictest has no times of its worst wake-ups");
 	json_object_put(lat);
@@ -115,9 +107,9 @@ TEST(cyclictest_ingest_all_in_histogram)
 	CHECK(cyclictest_ingest(path, r, why, sizeof(why)), "refused: %s", why);
 	CHECK(r->overflows == 0, "overflows %llu", (unsigned long long)r->overflows);
 	lat = cyclictest_latency_json(r);
-	CHECK(number(lat, "p50", &found) == 6, "p50 %g", number(lat, "p50", &found));
-	CHECK(number(lat, "p99", &found) == 41, "p99 %g: the 99th of 100 samples is the 40 us one", number(lat, "p99", &found));
-	CHECK(number(lat, "p999", &found) == 2500, "p999 %g: the slowest, capped at max", number(lat, "p999", &found));
+	CHECK(json_number(lat, "p50", &found) == 6, "p50 %g", json_number(lat, "p50", &found));
+	CHECK(json_number(lat, "p99", &found) == 41, "p99 %g: the 99th of 100 samples is the 40 us one", json_number(lat, "p99", &found));
+	CHECK(json_number(lat, "p999", &found) == 2500, "p999 %g: the slowest, capped at max", json_number(lat, "p999", &found));
 	json_object_put(lat);
 	remove_temp_dir(dir);
 	free(r);
