@@ -76,6 +76,8 @@ def figures(doc):
         "checks_unjudged": sum(c.get("verdict") == "unjudged" for c in checks),
         # A check whose condition did not hold in that window (recorded, neither pass nor unjudged).
         "checks_not_applicable": sum(c.get("verdict") == "not-applicable" for c in checks),
+        # A check that cannot run here through no fault of the run (no trace, a tool or tracer missing).
+        "checks_skipped": sum(c.get("verdict") == "skip" for c in checks),
         # Results by verdict: an "unjudged" one had a check that applies but was not judged, or none.
         "results": {v: verdicts.count(v) for v in ("pass", "fail", "unjudged", "skip", "error")},
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Checks evaluated with this case's model quantities; a pass whose tolerance could not fail is unjudged. */
 #include "judge.h"
+#include "json_util.h"
 #include "expr.h"
 #include "quantity.h"
 #include "scenario_task.h"
@@ -313,6 +314,12 @@ static void judge_one(const struct judge_context *jc, const struct scenario_chec
 		 regime_mask_names(sc->regimes, regimes, sizeof(regimes)));
 	if (unmeasured)
 		snprintf(c->rule, sizeof(c->rule), "not measured: %.300s", unmeasured);
+	/* A figure only the trace gives (`<metric>_unmeasured` "not traced ..."), in a result without one. */
+	if (unmeasured && !strncmp(unmeasured, "not traced", 10) && strcmp(json_get_str(jc->trace, "status", ""), "recorded")) {
+		c->no_trace = true;
+		snprintf(c->rule, sizeof(c->rule), "not measured: no trace (%.200s)",
+			 json_get_str(jc->trace, "reason", unmeasured));
+	}
 	if (!found)
 		return;
 	switch (c->kind) {

@@ -50,7 +50,7 @@ def counts(doc):
     out = {}
     for k in doc["kernels"]:
         f = k.get("figures") or {}
-        verdicts = ("passed", "failed", "unjudged", "not_measured", "not_applicable")
+        verdicts = ("passed", "failed", "unjudged", "not_measured", "not_applicable", "skipped")
         out[k["label"]] = {"checks": {v: f.get(f"checks_{v}") for v in verdicts},
                            "results": f.get("results")}
     return out

@@ -233,7 +233,7 @@ def test_boot_failure_boots_again_and_keeps_the_first_log():
     statuses = iter([("boot-failure", "Oops: int3 in sched_clock_cpu"), ("timeout", "no end marker")])
     boots = []
 
-    def fake_boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True):
+    def fake_boot(label, vmlinuz, initrd, accel, timeout_s, boot_timeout_s, log_path, lock=True, boot_args=()):
         with open(log_path, "w") as f:
             f.write(f"attempt {len(boots) + 1}\n")
         boots.append(log_path)

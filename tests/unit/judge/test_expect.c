@@ -598,6 +598,29 @@ TEST(judge_rt_refilled_on_another_period_fails)
 	hog_case_unload();
 }
 
+/* Without a trace the timer's drift, a figure only the trace gives, is a cross-check that does not apply. */
+TEST(judge_timer_drift_without_a_trace_does_not_apply)
+{
+	char untraced[sizeof(textbook_hog) + 96];
+	const struct check *c;
+	char why[512];
+	int n;
+
+	if (!hog_case_load())
+		return;
+	snprintf(untraced, sizeof(untraced), "%.*s\"rt_timer_drift_us_unmeasured\": \"not traced (skipped)\"}",
+		 (int)(strstr(textbook_hog, "\"rt_timer_drift_us\"") - textbook_hog), textbook_hog);
+	hc.trace_json = "{\"status\": \"skipped\", \"reason\": \"built without libtracefs\"}";
+	n = hog_case_judge(6, 1, 0, "default", 0, untraced, textbook_victim);
+	hc.trace_json = NULL;
+	c = find_check(hc.checks, n, "hog", "rt_timer_drift_us");
+	CHECK(c && c->no_trace && !c->was_measured && strstr(c->rule, "no trace (built without libtracefs)"),
+	      "no trace: %s", c ? c->rule : "no check");
+	CHECK(judge_verdict(hc.checks, n, why, sizeof(why)) != VERDICT_UNJUDGED || !strstr(why, "rt_timer_drift_us"),
+	      "the result is not left unjudged by it: %s", why);
+	hog_case_unload();
+}
+
 /*
  * A check whose condition does not hold is recorded, not dropped: the fair server's promise on
  * 6.1 (no fair server) says it does not apply and why, with the result still passing.
