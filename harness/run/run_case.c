@@ -44,11 +44,13 @@ double run_window_s(const struct run_options *opt, const struct scenario *s, con
 
 	window = fmax(window, s->min_periods * p->period_us / 1e6);
 	/*
-	 * Periods longer than the fair server's default second: the server's period straddling
-	 * the window start may have been spent before it, so the share over whole periods is
-	 * taken after that second, and the window holds its whole periods after it too.
+	 * A grid cell of periods longer than the fair server's default second: the server's
+	 * period straddling the window start may have been spent before it, so the share over
+	 * whole periods is taken after that second, and the cell's window holds its whole periods
+	 * after it too. A named policy keeps its whole periods: a window past them leaves the next
+	 * case a period timer on this period, which a shorter period does not re-arm.
 	 */
-	if (s->min_periods > 0 && p->period_us > FAIR_SERVER_DEFAULT_PERIOD_US)
+	if (p->grid.cells && s->min_periods > 0 && p->period_us > FAIR_SERVER_DEFAULT_PERIOD_US)
 		window = fmax(window, FAIR_SERVER_DEFAULT_PERIOD_US / 1e6 + s->min_periods * p->period_us / 1e6);
 	return p->grid.cells ? grid_cell_window_s(window, p->period_us) : window;
 }

@@ -16,7 +16,7 @@ static double window_of(double scenario_s, int min_periods, int64_t period_us, b
 	return run_window_s(&opt, &s, &p);
 }
 
-TEST(run_window_holds_whole_periods_after_the_fair_servers_second)
+TEST(run_window_of_a_grid_cell_holds_whole_periods_after_the_fair_servers_second)
 {
 	double w;
 
@@ -28,8 +28,11 @@ TEST(run_window_holds_whole_periods_after_the_fair_servers_second)
 	/* 2 s periods: two of them after the server's first second, in whole periods: 6 s. */
 	w = window_of(3, 2, 2000000, true);
 	CHECK(fabs(w - 6) < 1e-9, "2 s periods in a grid cell: %g s", w);
+	/* A named policy keeps whole periods: ten-second-window's 20 s, not 21 s. */
 	w = window_of(3, 2, 2000000, false);
-	CHECK(fabs(w - 5) < 1e-9, "2 s periods as a named policy: %g s", w);
+	CHECK(fabs(w - 4) < 1e-9, "2 s periods as a named policy: %g s", w);
+	w = window_of(3, 2, 10000000, false);
+	CHECK(fabs(w - 20) < 1e-9, "10 s periods as a named policy: %g s", w);
 	/* Without min_periods the scenario's window is all. */
 	w = window_of(3, 0, 2000000, false);
 	CHECK(fabs(w - 3) < 1e-9, "no min_periods: %g s", w);
