@@ -18,22 +18,28 @@ static double window_of(double scenario_s, int min_periods, int64_t period_us, b
 
 TEST(run_window_of_a_grid_cell_holds_whole_periods_after_the_fair_servers_second)
 {
-	double w;
+	static const struct {
+		const char *what;
+		int min_periods;
+		int64_t period_us;
+		bool grid_cell;
+		double want_s;
+	} cases[] = {
+		/* fifo-hog-share's 3 s and two whole periods: 1 s and shorter periods fit as they are. */
+		{ "1 s periods", 2, 1000000, true, 3 },
+		{ "10 ms periods", 2, 10000, true, 3 },
+		/* 2 s periods: two of them after the server's first second, in whole periods. */
+		{ "2 s periods in a grid cell", 2, 2000000, true, 6 },
+		/* A named policy keeps whole periods: ten-second-window's 20 s, not 21 s. */
+		{ "2 s periods as a named policy", 2, 2000000, false, 4 },
+		{ "10 s periods as a named policy", 2, 10000000, false, 20 },
+		/* Without min_periods the scenario's window is all. */
+		{ "no min_periods", 0, 2000000, false, 3 },
+	};
 
-	/* fifo-hog-share's 3 s and two whole periods: 1 s periods fit as they are. */
-	w = window_of(3, 2, 1000000, true);
-	CHECK(fabs(w - 3) < 1e-9, "1 s periods: %g s", w);
-	w = window_of(3, 2, 10000, true);
-	CHECK(fabs(w - 3) < 1e-9, "10 ms periods: %g s", w);
-	/* 2 s periods: two of them after the server's first second, in whole periods: 6 s. */
-	w = window_of(3, 2, 2000000, true);
-	CHECK(fabs(w - 6) < 1e-9, "2 s periods in a grid cell: %g s", w);
-	/* A named policy keeps whole periods: ten-second-window's 20 s, not 21 s. */
-	w = window_of(3, 2, 2000000, false);
-	CHECK(fabs(w - 4) < 1e-9, "2 s periods as a named policy: %g s", w);
-	w = window_of(3, 2, 10000000, false);
-	CHECK(fabs(w - 20) < 1e-9, "10 s periods as a named policy: %g s", w);
-	/* Without min_periods the scenario's window is all. */
-	w = window_of(3, 0, 2000000, false);
-	CHECK(fabs(w - 3) < 1e-9, "no min_periods: %g s", w);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double w = window_of(3, cases[i].min_periods, cases[i].period_us, cases[i].grid_cell);
+
+		CHECK(fabs(w - cases[i].want_s) < 1e-9, "%s: %g s, want %g s", cases[i].what, w, cases[i].want_s);
+	}
 }
