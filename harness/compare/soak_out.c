@@ -167,7 +167,7 @@ void soak_print(FILE *out, const struct soak *s)
 		all.judged, all.failed, all.failed == 1 ? "" : "s", all.unjudged, all.not_measured, all.not_applicable,
 		flagged);
 	fprintf(out, "periods: %d judged on the promise's grid, %d left out (censored: the trace saw the machine "
-		     "hold the tick back in them)\n", periods_total(s, false), periods_total(s, true));
+		     "hold the tick back in them, or lost their switches)\n", periods_total(s, false), periods_total(s, true));
 	fprintf(out, "margin: how far a judged value stayed from its bound, as a fraction of the tolerance\n"
 		     "(1 at the expected value, 0 at the bound, below 0 failed); p1 is the 1st percentile\n"
 		     "(the worst below 100 values); tol 0: judged with tolerance 0 (a setting read, a\n"

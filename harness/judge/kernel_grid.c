@@ -177,7 +177,45 @@ int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturban
 		double from = at_ns - late_ns - (double)tick_ns;
 
 		(*out)[i] = (struct disturbance){ from > 0 ? (uint64_t)from : 0, at_ns > 0 ? (uint64_t)at_ns : 0,
-						  late_ns / 1e3 };
+						  late_ns / 1e3, false };
+	}
+	return (int)count;
+}
+
+void disturbance_why(const struct disturbance *d, char *why, size_t len)
+{
+	if (d->lost)
+		snprintf(why, len, "the trace lost the switches of %.1f ms in it: who ran there is unknown",
+			 d->late_us / 1e3);
+	else
+		snprintf(why, len, "the trace saw the machine hold the tick back %.0f us in it", d->late_us);
+}
+
+int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, int *n)
+{
+	json_object *others, *spans;
+	struct disturbance *grown;
+	size_t count;
+
+	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded") ||
+	    !json_object_object_get_ex(trace, "others", &others) ||
+	    !json_object_object_get_ex(others, "unrecorded", &spans) || !json_object_is_type(spans, json_type_array))
+		return -1;
+	count = json_object_array_length(spans);
+	if (!count)
+		return 0;
+	grown = realloc(*list, (size_t)(*n + (int)count) * sizeof(**list));
+	if (!grown)
+		return -1;
+	*list = grown;
+	for (size_t i = 0; i < count; i++) {
+		json_object *s = json_object_array_get_idx(spans, i);
+		double from = json_object_get_double(json_object_array_get_idx(s, 0)) * 1e6;
+		double to = json_object_get_double(json_object_array_get_idx(s, 1)) * 1e6;
+
+		from = fmax(from, 0);
+		to = fmax(to, from);
+		grown[(*n)++] = (struct disturbance){ (uint64_t)from, (uint64_t)to, (to - from) / 1e3, true };
 	}
 	return (int)count;
 }

@@ -8,6 +8,7 @@
 #ifndef RTT_KERNEL_GRID_H
 #define RTT_KERNEL_GRID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,11 +38,18 @@ int kernel_grid_bounds(json_object *trace, uint64_t period_ns, uint64_t window_n
 double kernel_grid_drift_us(json_object *trace, uint64_t period_ns, uint64_t window_ns, int *intervals, char *why,
 			    size_t why_len);
 
-/* A span the machine held the measured CPU, as an independent witness saw it. */
+/*
+ * A span the machine held the measured CPU, as an independent witness saw it, or one in which
+ * the witness itself saw nothing (`lost`: switches not recorded, so who ran is unknown).
+ */
 struct disturbance {
 	uint64_t from_ns, to_ns;	/* from the window start */
-	double late_us;			/* how late the tick came */
+	double late_us;			/* how late the tick came; a lost span: its length */
+	bool lost;
 };
+
+/* Why a period touching `d` is left out, for the results: "the trace saw ..." */
+void disturbance_why(const struct disturbance *d, char *why, size_t len);
 
 /*
  * The spans in which the trace saw the measured CPU's tick held back by at least its listing
@@ -52,6 +60,13 @@ struct disturbance {
  * result, or more late ticks than it lists): then no period can be censored.
  */
 int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturbance **out, double *listed_from_us);
+/*
+ * Appends to *list (count *n, realloc'ed) the spans after a switch the trace did not record
+ * (trace.others.unrecorded), as lost disturbances: a period touching one is left out whatever
+ * the threshold, since neither the window's tasks' time there nor others' is known. Returns
+ * how many it added, -1 when the trace does not list them (older result, too many).
+ */
+int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, int *n);
 
 /* A span in which tasks not of the window ran on the measured CPU, as the trace saw them. */
 struct others_span {

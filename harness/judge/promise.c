@@ -138,17 +138,27 @@ static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint
 }
 
 /*
- * The most a witness saw the machine hold the tick back in [from, to), when it reached the
- * censoring threshold `from_us`; 0 when nothing did.
+ * The worst disturbance in [from, to) that censors its period: a tick held back at least the
+ * threshold `from_us`, or a span the trace lost (always); NULL when none.
  */
-static double disturbed_us(const struct disturbance *d, int n, double from_us, uint64_t from, uint64_t to)
+static const struct disturbance *worst_disturbance(const struct disturbance *d, int n, double from_us, uint64_t from,
+						   uint64_t to)
 {
-	double worst = 0;
+	const struct disturbance *worst = NULL;
 
 	for (int i = 0; i < n; i++)
-		if (d[i].from_ns < to && d[i].to_ns > from && d[i].late_us >= from_us)
-			worst = fmax(worst, d[i].late_us);
+		if (d[i].from_ns < to && d[i].to_ns > from && (d[i].lost || d[i].late_us >= from_us) &&
+		    (!worst || (d[i].lost && !worst->lost) || (d[i].lost == worst->lost && d[i].late_us > worst->late_us)))
+			worst = &d[i];
 	return worst;
+}
+
+/* Whether something in [from, to) censors it: how much (its late_us), 0 when nothing does. */
+static double disturbed_us(const struct disturbance *d, int n, double from_us, uint64_t from, uint64_t to)
+{
+	const struct disturbance *worst = worst_disturbance(d, n, from_us, from, to);
+
+	return worst ? fmax(worst->late_us, 1e-3) : 0;
 }
 
 /* What the listed holds below the censoring threshold took in [from, to): a clean span's. */
@@ -157,7 +167,7 @@ static double held_us(const struct promise_terms *t, uint64_t from, uint64_t to)
 	double sum = 0;
 
 	for (int i = 0; t->disturbed && i < t->disturbed_count; i++)
-		if (t->disturbed[i].from_ns < to && t->disturbed[i].to_ns > from)
+		if (!t->disturbed[i].lost && t->disturbed[i].from_ns < to && t->disturbed[i].to_ns > from)
 			sum += t->disturbed[i].late_us;
 	return sum;
 }
@@ -187,16 +197,16 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 	for (int k = -1; k < b->n; k++) {
 		bool whole = k >= 0 && k + 1 < b->n;
 		uint64_t from = k < 0 ? 0 : b->at[k], to = k + 1 < b->n ? b->at[k + 1] : end;
-		double late;
+		const struct disturbance *worst;
 
 		if (!b->n || from >= to || (!whole && !partial))
 			continue;
-		/* A period the machine held the CPU in is left out: no run of periods spans it. */
-		late = disturbed_us(dist, ndist, t ? t->disturbed_from_us : 0, from, to);
-		if (late > 0) {
+		/* A period the machine held the CPU in, or the trace lost, is left out: no run of periods spans it. */
+		worst = worst_disturbance(dist, ndist, t ? t->disturbed_from_us : 0, from, to);
+		if (worst) {
 			run = 0;
 			if (e->censored < CENSORED_LISTED)
-				e->censored_at[e->censored] = (struct disturbance){ from, to, late };
+				e->censored_at[e->censored] = (struct disturbance){ from, to, worst->late_us, worst->lost };
 			e->censored++;
 			continue;
 		}
@@ -759,8 +769,7 @@ static json_object *censored_json(const struct promise_terms *t, const struct pr
 
 		json_add_double(o, "from_ms", round(p->censored_at[i].from_ns / 1e3) / 1e3);
 		json_add_double(o, "to_ms", round(p->censored_at[i].to_ns / 1e3) / 1e3);
-		snprintf(why, sizeof(why), "the trace saw the machine hold the tick back %.0f us in it",
-			 p->censored_at[i].late_us);
+		disturbance_why(&p->censored_at[i], why, sizeof(why));
 		json_add_str(o, "why", why);
 		json_object_array_add(arr, o);
 	}

@@ -25,15 +25,29 @@ struct trace_others_span {
 };
 
 /*
+ * Where the trace does not say who ran: a switch was not recorded (the task leaving is not the
+ * one the last switch put on the CPU), so the time since that last switch may be anybody's,
+ * the window's own tasks' too. It counts as nobody's here; the judge leaves its periods out.
+ */
+struct trace_unrecorded {
+	struct trace_others_span *spans;	/* ran_ns: the span's length */
+	size_t max, count;
+	uint64_t total_ns;
+	bool complete;
+};
+
+/*
  * Fills out[] (max spans, in time order, within the window), *total_ns and *rt_ns (what RT
  * tasks the scenario did not start ran: kernel threads at FIFO, out of RT's runtime); returns
- * how many spans, and *complete false when there were more than max.
+ * how many spans, and *complete false when there were more than max. `lost` (may be NULL)
+ * gets the spans after a switch that was not recorded, which count in neither.
  */
 size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
-			 uint64_t *rt_ns, bool *complete);
+			 uint64_t *rt_ns, bool *complete, struct trace_unrecorded *lost);
 /*
- * obj.others = {total_us, rt_total_us, spans: [[from_ms, to_ms, ran_us], ...]} (ms from the
- * window start; more_than instead of spans when incomplete).
+ * obj.others = {total_us, rt_total_us, spans: [[from_ms, to_ms, ran_us], ...], unrecorded_us,
+ * unrecorded: [[from_ms, to_ms], ...]} (ms from the window start; more_than instead of spans,
+ * unrecorded_more_than instead of unrecorded, when incomplete).
  */
 void trace_others_to_json(json_object *obj, const struct trace_input *in);
 

@@ -781,8 +781,14 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->kernel_bounds_ns = bounds;
 		terms->disturbed_count = kernel_grid_disturbed(trace, (uint64_t)(ctx->model.tick_us * 1000), &disturbed,
 							       &terms->disturbed_from_us);
+		/*
+		 * Where the trace lost switches nobody's time is known: those periods are left out,
+		 * and other tasks' time is placed per period only where they can be.
+		 */
+		terms->others_count = terms->disturbed_count >= 0 &&
+					      kernel_grid_add_unrecorded(trace, &disturbed, &terms->disturbed_count) >= 0
+				      ? kernel_grid_others(trace, &others) : -1;
 		terms->disturbed = disturbed;
-		terms->others_count = kernel_grid_others(trace, &others);
 		terms->others = others;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
 		terms->partial_periods = !s->lead_in_count;
@@ -962,10 +968,14 @@ bool run_judge_window(struct run_ctx *ctx, struct window_taken *w, bool may_retr
 	if (promised)
 		json_object_object_add(res, "promise", promise_to_json(&terms, &promise, kept));
 	/* Which periods the checks judged, and which the trace's witness left out. */
-	if (promised && promise.censored && !retry_wanted(may_retry, hollow + censored, verdict))
-		ktap_diag("%s: %d whole period%s judged, %d left out: the trace saw the machine hold the tick back "
-			  "%.1f ms in the first (from %.0f ms)", name, promise.periods, promise.periods == 1 ? "" : "s",
-			  promise.censored, promise.censored_at[0].late_us / 1e3, promise.censored_at[0].from_ns / 1e6);
+	if (promised && promise.censored && !retry_wanted(may_retry, hollow + censored, verdict)) {
+		char first[120];
+
+		disturbance_why(&promise.censored_at[0], first, sizeof(first));
+		ktap_diag("%s: %d whole period%s judged, %d left out: %s, the first (from %.0f ms)", name,
+			  promise.periods, promise.periods == 1 ? "" : "s", promise.censored, first,
+			  promise.censored_at[0].from_ns / 1e6);
+	}
 	promise_release(&promise);
 	if (retry_wanted(may_retry, hollow + censored, verdict)) {
 		ktap_diag("%s: %d checks as wide as what they exist to catch with this noise floor, %d with every "

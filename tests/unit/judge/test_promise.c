@@ -538,7 +538,7 @@ TEST(promise_kernel_grid_top_period_shows_rt_short_changed)
 TEST(promise_a_period_the_machine_held_the_tick_in_is_censored)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 1440 * MS, 1454 * MS, 10000 } };
+	static const struct disturbance held[] = { { 1440 * MS, 1454 * MS, 10000, false } };
 	struct outcome o;
 
 	memset(&sched, 0, sizeof(sched));
@@ -593,6 +593,45 @@ TEST(promise_cfs_rest_counts_other_tasks_where_the_trace_placed_them)
 	others_count = 1;
 	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
 	CHECK(fabs(o.p.cfs_period_min_us - 50000) < 600, "placed: %.0f", o.p.cfs_period_min_us);
+	others = NULL;
+	others_count = -1;
+}
+
+/*
+ * A period the trace lost switches in: CFS was withheld 40 ms of its 50 ms slot in the second
+ * period, and the trace's stale placement put a lost 40 ms span down as others' (it was the
+ * victim's own time before). Counted, that period would read a full rest. The lost span
+ * censors its period whatever the threshold (it is a 1 us "hold", far below 500 us), and the
+ * clean periods are judged.
+ */
+TEST(promise_a_period_the_trace_lost_is_censored_not_counted)
+{
+	static const uint64_t at[] = { 1000 * MS, 2000 * MS };
+	static const struct disturbance lost[] = { { 1950 * MS, 1990 * MS, 40000, true } };
+	static const struct others_span stale[] = { { 1950 * MS, 1990 * MS, 40000 } };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 3000 * MS;
+	runs(&sched, 0, 950 * MS, RT);
+	runs(&sched, 950 * MS, 1000 * MS, CFS);
+	runs(&sched, 1000 * MS, 1990 * MS, RT);	/* 40 ms over: CFS withheld */
+	runs(&sched, 1990 * MS, 2000 * MS, CFS);
+	runs(&sched, 2000 * MS, 2950 * MS, RT);
+	runs(&sched, 2950 * MS, 3000 * MS, CFS);
+	others = stale;
+	others_count = 1;
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(o.p.periods == 1 && o.p.cfs_period_min_us > 45000, "stale others hide the withheld slot: %.0f",
+	      o.p.cfs_period_min_us);
+	disturbed = lost;
+	disturbed_count = 1;
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(o.p.censored == 1 && o.p.censored_at[0].lost && o.p.censored_at[0].from_ns == 1000 * MS,
+	      "the lost period left out: %d", o.p.censored);
+	CHECK(o.p.periods == 0, "no clean whole period is left: %d", o.p.periods);
+	disturbed = NULL;
+	disturbed_count = -1;
 	others = NULL;
 	others_count = -1;
 }
@@ -671,8 +710,8 @@ TEST(promise_share_span_of_one_whole_period)
 TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 200 * MS, 204 * MS, 3000 }, { 1440 * MS, 1454 * MS, 10000 },
-						   { 2000 * MS, 2004 * MS, 2000 } };
+	static const struct disturbance held[] = { { 200 * MS, 204 * MS, 3000, false }, { 1440 * MS, 1454 * MS, 10000, false },
+						   { 2000 * MS, 2004 * MS, 2000, false } };
 	struct outcome o;
 	json_object *rt = json_object_new_object(), *cfs = json_object_new_object(), *why;
 
@@ -720,8 +759,8 @@ TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
 TEST(promise_censoring_threshold_climbs_until_periods_are_judged)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 300 * MS, 305 * MS, 1300 }, { 900 * MS, 905 * MS, 1300 },
-						   { 1900 * MS, 1905 * MS, 1300 }, { 2700 * MS, 2705 * MS, 3000 } };
+	static const struct disturbance held[] = { { 300 * MS, 305 * MS, 1300, false }, { 900 * MS, 905 * MS, 1300, false },
+						   { 1900 * MS, 1905 * MS, 1300, false }, { 2700 * MS, 2705 * MS, 3000, false } };
 	struct outcome o;
 	json_object *rt = json_object_new_object(), *v;
 
