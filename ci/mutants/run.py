@@ -5,10 +5,10 @@
 Builds Debian's linux-source kernel (--series, default 6.12) with the config fragments
 ci/kconfig/base.config + <--config>.config, once unmodified and once per mutant patch
 (ci/mutants/*.patch, or the --patch files), boots each under QEMU like `make matrix` and runs
-`rtthrottle run` inside (default: the quick suite). A mutant is caught by a finding (a failed
-check of a judged result, or a metric `rtthrottle compare` of the first unmodified run against
-the mutant calls regressed, beyond the spread between the unmodified runs) that no unmodified
-run shows; the rule needs --unmodified-runs 3 or more (ci/mutants/judge.py). A finding on an
+`rtthrottle run` inside (default: --suite mutants, the quick suite and fair-server-defer). A
+mutant is caught by a finding (a failed check of a judged result, or a metric `rtthrottle
+compare` of the first unmodified run against the mutant calls regressed, beyond the spread
+between the unmodified runs) that no unmodified run shows; the rule needs --unmodified-runs 3 or more (ci/mutants/judge.py). A finding on an
 unmodified run is a false alarm. Timeouts, boot failures and results in error are reported as
 run problems and never catch. Each patch's `Checks:` header names the checks its Promise maps
 to, and the table says whether a catch is one of them; a patch that reverts an upstream fix
@@ -56,7 +56,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="ci/mutants/run.py", description=__doc__.split("\n\n")[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Arguments after -- go to `rtthrottle run` in every guest "
-                                       "(default: --suite quick). Exit status: 0 no false alarm and every "
+                                       "(default: --suite mutants: the quick suite and the scenarios the mutants' Promises "
+                                       "need besides). Exit status: 0 no false alarm and every "
                                        "mutant caught, 1 otherwise, 2 bad usage.")
     p.add_argument("--patch", action="append", metavar="FILE",
                    help="a mutant patch (repeat for more; default: every ci/mutants/*.patch)")
@@ -76,6 +77,7 @@ def parse_args(argv):
                         "under `taskset -c 0 nice -n 19` with --jobs 1 before the guests run")
     matrix.add_guest_options(p, os.path.join(guest.ROOT, "results", "mutants"))
     args = p.parse_args(argv)
+    args.rtt_args = args.rtt_args or ["--suite", "mutants"]
     matrix.check_guest_options(p, args)
     if args.jobs < 1:
         p.error(f"--jobs: {args.jobs} is below 1")

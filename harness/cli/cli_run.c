@@ -31,6 +31,8 @@ static void usage(FILE *out)
 		"within CAP_SYS_NICE or RLIMIT_RTPRIO) and skips the rest, saying what is missing.\n\n"
 		"  --suite NAME          quick (default, under 2 minutes), full (every scenario) or\n"
 		"  --suite debate        the 2008 debate: key scenarios under its policies, with a table\n"
+		"  --suite mutants       quick and the scenarios make mutants' kernels need besides\n"
+		"                        (fair-server-defer at no limit: a fair server that stops deferring)\n"
 		"  --scenario NAMES      comma-separated scenarios instead of a suite (see 'rtthrottle list')\n"
 		"  --scenario-file PATH  add a scenario from a JSON file (repeatable); runs it unless\n"
 		"                        --scenario or --suite choose otherwise\n"
@@ -497,7 +499,7 @@ int cmd_run(int argc, char **argv)
 		return bad("--suite %s and --scenario %s both choose scenarios; give one", raw.suite, raw.scenarios);
 	if (raw.suite) {
 		if (!suite_known(raw.suite))
-			return bad("--suite: unknown suite '%s'; known: quick, full, debate", raw.suite);
+			return bad("--suite: unknown suite '%s'; known: " SUITES_KNOWN, raw.suite);
 		opt.suite = raw.suite;
 	}
 	/* The debate's policies: strict POSIX, the default, the ten-second window, all of RT. */

@@ -114,8 +114,10 @@ bool scenario_read_catalogue(void);
 const struct scenario *scenario_add_file(const char *path);
 const struct scenario *scenario_catalogue(size_t *count);
 const struct scenario *scenario_find(const char *name);
+/* In the suite: the scenario names it, or names the suite it holds (mutants holds quick). */
 bool scenario_in_suite(const struct scenario *s, const char *suite);
 bool suite_known(const char *suite);
+#define SUITES_KNOWN "quick, full, debate, mutants"
 const char *scenario_dir(void);
 
 

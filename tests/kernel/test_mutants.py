@@ -50,6 +50,18 @@ def _scenario_checks():
     return out
 
 
+def _mutants_suite_cases():
+    """The cases `make mutants` runs (--suite mutants: the quick scenarios and those naming
+    mutants, each under its own policies), and the kernel results every run has."""
+    cases = {"kernel-defaults", "regime-probe"}
+    for path in glob.glob(os.path.join(rtt.ROOT, "workloads", "scenarios", "*.json")):
+        with open(path) as f:
+            s = json.load(f)
+        if {"quick", "mutants"} & set(s.get("suites") or []):
+            cases |= {f"{s['name']}.{p['name'] if isinstance(p, dict) else p}" for p in s.get("policies") or []}
+    return cases
+
+
 def test_every_mutant_says_what_it_breaks_and_which_promise():
     run, judge = _run_py(), _judge()
     known = _scenario_checks()
@@ -83,6 +95,11 @@ def test_every_mutant_says_what_it_breaks_and_which_promise():
             assert hits, f"{name}: Checks pattern {pattern!r}: no scenario or policy matches {case!r}"
             assert any(fnmatch.fnmatchcase(m, check) or fnmatch.fnmatchcase(check, m) for h in hits for m in h), \
                 f"{name}: Checks pattern {pattern!r}: no check of {case!r} matches {check!r}"
+        # make mutants runs a case its Promise names: a mutant only a scenario outside the
+        # suite could catch would be missed by construction.
+        ran = _mutants_suite_cases()
+        assert any(fnmatch.fnmatchcase(c, p.partition(": ")[0]) for p in patterns for c in ran), \
+            f"{name}: no Checks pattern names a case of --suite mutants ({', '.join(patterns)})"
         with open(path) as f:
             text = f.read()
         touched = [line[6:].split()[0] for line in text.splitlines() if line.startswith("+++ b/")]

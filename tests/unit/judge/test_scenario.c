@@ -261,6 +261,8 @@ TEST(scenario_full_file_read_back)
 	CHECK(scenario_in_suite(&s, "quick") && scenario_in_suite(&s, "debate") && !scenario_in_suite(&s, "full") &&
 		      !scenario_in_suite(&s, "quic"),
 	      "suite membership of '%s'", s.suites);
+	/* The mutants suite holds the quick one: a quick scenario is in it without naming it. */
+	CHECK(scenario_in_suite(&s, "mutants") && suite_known("mutants"), "a quick scenario is in mutants");
 	CHECK(s.policy_count == 2, "%d policies", s.policy_count);
 	CHECK(!strcmp(s.policies[0].name, "default") && s.policies[0].runtime_us == 950000 &&
 		      s.policies[0].period_us == 1000000,
