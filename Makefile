@@ -301,8 +301,8 @@ lab-stop:
 
 # Mutants: does the suite catch a broken throttle? Builds Debian's linux-source-6.12 (apt) with
 # ci/kconfig/base.config + rt-group.config, unmodified and with each ci/mutants/*.patch (builds
-# cached in /var/cache/rtthrottle-kernels), boots each under QEMU, runs the quick suite inside and
-# writes results/mutants/<UTC time>/ with table.txt and table.json (caught or not, by what).
+# cached in /var/cache/rtthrottle-kernels), boots each under QEMU, runs --suite mutants inside (the
+# quick suite and fair-server-defer) and writes results/mutants/<UTC time>/ with table.txt and table.json (caught or not, by what).
 # MUTANTS_ARGS go to ci/mutants/run.py (see its --help), e.g.
 # MUTANTS_ARGS="--patch ci/mutants/rt-throttle-never-set.patch -- --scenario fifo-hog-share".
 # `make mutants-ci` is the CI's share: the unmodified kernel and one mutant, one scenario each.
