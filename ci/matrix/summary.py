@@ -3,6 +3,7 @@
 a hog and a CFS victim got at `default` and `unlimited`, collateral latency, admin recovery;
 printed as one table and drawn in the style of harness/output/rtthrottle_plot.py."""
 import importlib.util
+import json
 import os
 
 from guest import ROOT
@@ -234,3 +235,41 @@ def plot(entries, path, run):
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def debate_markdown(run_dir):
+    """The debate table of every kernel of a matrix run (its results' `debate` rows: a row per
+    policy, the fair server it set) as one markdown table; for the README's trade-off tables."""
+    with open(os.path.join(run_dir, "matrix.json")) as f:
+        doc = json.load(f)
+    lines = ["| kernel | policy | fair server | RT share | CFS starved ms | admin back ms | 90% misses "
+             "| collateral ms |", "|---|---|---|---|---|---|---|---|"]
+
+    def cell(value, spec, scale=1):
+        return "-" if value is None else format(value * scale, spec)
+
+    for k in doc.get("kernels") or []:
+        try:
+            with open(os.path.join(run_dir, f"{k['label']}.json")) as f:
+                rows = json.load(f).get("debate") or []
+        except (OSError, ValueError):
+            rows = []
+        for r in rows:
+            admin = "never" if r.get("admin_recovered") is False else cell(r.get("admin_recovery_ms"), ".0f")
+            lines.append(f"| {k['label']} | {r.get('policy')} | {r.get('fair_server')} | "
+                         f"{cell(r.get('rt_share'), '.3f')} | {cell(r.get('cfs_starvation_max_ms'), '.0f')} | "
+                         f"{admin} | {cell(r.get('app90_deadline_misses'), '.0f')} | "
+                         f"{cell(r.get('collateral_latency_max_us'), '.1f', 1e-3)} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description="Tables of a matrix run folder (results/matrix/<run>/).")
+    parser.add_argument("--debate", metavar="RUN_DIR", required=True,
+                        help="print each kernel's debate table (policy by policy) as markdown")
+    args = parser.parse_args()
+    try:
+        print(debate_markdown(args.debate))
+    except (OSError, ValueError) as exc:
+        parser.exit(2, f"summary.py: --debate {args.debate}: {exc}\n")

@@ -266,6 +266,35 @@ def test_negative_boot_retries_is_bad_usage():
     assert proc.returncode == 2 and "--boot-retries" in proc.stderr, (proc.returncode, proc.stderr)
 
 
+def test_debate_markdown_prints_each_kernels_rows():
+    """No guest: summary.py --debate turns each kernel's debate rows into one markdown table
+    (an admin never back reads 'never', a missing figure '-'); a folder without matrix.json is
+    bad input, exit 2 naming it."""
+    run_dir = tempfile.mkdtemp(prefix="rtt-debate-")
+    try:
+        with open(os.path.join(run_dir, "matrix.json"), "w") as f:
+            json.dump({"kernels": [{"label": "7.2"}, {"label": "gone"}]}, f)
+        with open(os.path.join(run_dir, "7.2.json"), "w") as f:
+            json.dump({"debate": [
+                {"policy": "unlimited-fs0", "fair_server": "off", "rt_share": 0.9999, "cfs_starvation_max_ms": 4000,
+                 "admin_recovered": False, "admin_recovery_ms": None, "collateral_latency_max_us": 3449},
+                {"policy": "default-fs10ms", "fair_server": "10ms/1s", "rt_share": 0.95, "cfs_starvation_max_ms": 951.4,
+                 "admin_recovered": True, "admin_recovery_ms": 460.2, "app90_deadline_misses": 0}]}, f)
+        script = os.path.join(rtt.ROOT, "ci", "matrix", "summary.py")
+        proc = subprocess.run(["/usr/bin/python3", script, "--debate", run_dir], capture_output=True, text=True,
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[0].startswith("| kernel | policy | fair server | RT share") and len(lines) == 4, lines
+        assert lines[2] == "| 7.2 | unlimited-fs0 | off | 1.000 | 4000 | never | - | 3.4 |", lines[2]
+        assert lines[3] == "| 7.2 | default-fs10ms | 10ms/1s | 0.950 | 951 | 460 | 0 | - |", lines[3]
+        proc = subprocess.run(["/usr/bin/python3", script, "--debate", os.path.join(run_dir, "nope")],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and "nope" in proc.stderr, (proc.returncode, proc.stderr)
+    finally:
+        shutil.rmtree(run_dir)
+
+
 def test_table_counts_checks_and_results_by_verdict():
     """No guest: the table's per-kernel line counts unmeasured checks and unjudged results apart."""
     import sys
