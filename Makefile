@@ -253,8 +253,9 @@ matrix: deps all
 
 # The fair server's trade-off where it can be set (6.12+ guests: this host's debugfs refuses
 # it): the debate's scenarios with RT at the default and at -1, each with the fair server off
-# and at 10, 50 and 100 ms of every second; each kernel's debate table names the setting.
-# Debian's packaged kernels first, then 6.12 built from Debian's linux-source with RT group
+# and at 10, 50 and 100 ms of every second; each kernel's debate table names the setting
+# (ci/matrix/summary.py --debate DIR prints them as markdown, the sched_ext server beside).
+# Debian's packaged kernels first (6.12, 6.12-rt, 7.2, 7.2-rt), then 6.12 built from Debian's linux-source with RT group
 # scheduling and ci/kernel-patches/fair-server-bandwidth-kept-on-domain-rebuild.patch
 # (ci/kernels-source.list): Debian's 6.12.118 loses its servers' deadline bandwidth at boot and
 # refuses every fair-server change but at -1, so only the built ones run every cell (with RT
@@ -262,7 +263,7 @@ matrix: deps all
 # failing fails the target.
 # FAIR_SERVER_MATRIX_ARGS / FAIR_SERVER_SOURCE_ARGS go to ci/matrix/matrix.py before the run's
 # arguments (FAIR_SERVER_SOURCE_ARGS= skips the built kernel).
-FAIR_SERVER_MATRIX_ARGS ?= --kernels 6.12,6.12-rt
+FAIR_SERVER_MATRIX_ARGS ?= --kernels 6.12,6.12-rt,7.2,7.2-rt
 FAIR_SERVER_SOURCE_ARGS ?= --list ci/kernels-source.list --kernels 6.12-src-fair-server,6.12-src-rt-fair-server
 FAIR_SERVER_RUN_ARGS = --scenario fifo-hog-share,admin-recovery,ninety-percent-app,rt-probe-collateral \
 	--policy default,unlimited --fair-server 0,10ms/1s,50ms/1s,100ms/1s
