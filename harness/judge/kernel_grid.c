@@ -177,29 +177,34 @@ int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturban
 		double from = at_ns - late_ns - (double)tick_ns;
 
 		(*out)[i] = (struct disturbance){ from > 0 ? (uint64_t)from : 0, at_ns > 0 ? (uint64_t)at_ns : 0,
-						  late_ns / 1e3, false };
+						  late_ns / 1e3, DISTURBANCE_HELD };
 	}
 	return (int)count;
 }
 
 void disturbance_why(const struct disturbance *d, char *why, size_t len)
 {
-	if (d->lost)
+	if (d->kind == DISTURBANCE_LOST)
 		snprintf(why, len, "the trace lost the switches of %.1f ms in it: who ran there is unknown",
+			 d->late_us / 1e3);
+	else if (d->kind == DISTURBANCE_CFS_ASLEEP)
+		snprintf(why, len, "the CFS task slept and the CPU idled %.1f ms in it: a rest nobody asked for",
 			 d->late_us / 1e3);
 	else
 		snprintf(why, len, "the trace saw the machine hold the tick back %.0f us in it", d->late_us);
 }
 
-int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, int *n)
+/* Appends the [from_ms, to_ms] pairs of trace.<block>.<key> as disturbances of `kind`. */
+static int add_spans(json_object *trace, const char *block, const char *key, enum disturbance_kind kind,
+		     struct disturbance **list, int *n)
 {
-	json_object *others, *spans;
+	json_object *holder, *spans;
 	struct disturbance *grown;
 	size_t count;
 
 	if (!trace || strcmp(json_get_str(trace, "status", ""), "recorded") ||
-	    !json_object_object_get_ex(trace, "others", &others) ||
-	    !json_object_object_get_ex(others, "unrecorded", &spans) || !json_object_is_type(spans, json_type_array))
+	    !json_object_object_get_ex(trace, block, &holder) ||
+	    !json_object_object_get_ex(holder, key, &spans) || !json_object_is_type(spans, json_type_array))
 		return -1;
 	count = json_object_array_length(spans);
 	if (!count)
@@ -215,9 +220,24 @@ int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, in
 
 		from = fmax(from, 0);
 		to = fmax(to, from);
-		grown[(*n)++] = (struct disturbance){ (uint64_t)from, (uint64_t)to, (to - from) / 1e3, true };
+		grown[(*n)++] = (struct disturbance){ (uint64_t)from, (uint64_t)to, (to - from) / 1e3, kind };
 	}
 	return (int)count;
+}
+
+int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, int *n)
+{
+	return add_spans(trace, "others", "unrecorded", DISTURBANCE_LOST, list, n);
+}
+
+int kernel_grid_add_cfs_asleep(json_object *trace, struct disturbance **list, int *n)
+{
+	json_object *blocked;
+
+	if (trace && !strcmp(json_get_str(trace, "status", ""), "recorded") &&
+	    !json_object_object_get_ex(trace, "cfs_blocked", &blocked))
+		return 0;
+	return add_spans(trace, "cfs_blocked", "spans", DISTURBANCE_CFS_ASLEEP, list, n);
 }
 
 int kernel_grid_others(json_object *trace, struct others_span **out)

@@ -39,13 +39,17 @@ double kernel_grid_drift_us(json_object *trace, uint64_t period_ns, uint64_t win
 			    size_t why_len);
 
 /*
- * A span the machine held the measured CPU, as an independent witness saw it, or one in which
- * the witness itself saw nothing (`lost`: switches not recorded, so who ran is unknown).
+ * Why the trace says a period cannot be judged: the machine held the CPU (the tick came late),
+ * the trace itself lost the switches (who ran is unknown: always left out), or the CFS spinner
+ * slept while the CPU idled (a rest nobody asked for).
  */
+enum disturbance_kind { DISTURBANCE_HELD, DISTURBANCE_LOST, DISTURBANCE_CFS_ASLEEP };
+
+/* A span the trace saw disturbed. */
 struct disturbance {
 	uint64_t from_ns, to_ns;	/* from the window start */
-	double late_us;			/* how late the tick came; a lost span: its length */
-	bool lost;
+	double late_us;			/* how late the tick came; the other kinds: the span's length */
+	enum disturbance_kind kind;
 };
 
 /* Why a period touching `d` is left out, for the results: "the trace saw ..." */
@@ -67,6 +71,12 @@ int kernel_grid_disturbed(json_object *trace, uint64_t tick_ns, struct disturban
  * how many it added, -1 when the trace does not list them (older result, too many).
  */
 int kernel_grid_add_unrecorded(json_object *trace, struct disturbance **list, int *n);
+/*
+ * Likewise the spans in which the CFS spinner slept and the CPU idled (trace.cfs_blocked), as
+ * CFS-asleep disturbances: left out, as a held-back tick is, from the censoring threshold up.
+ * 0 when the window has no such spinner; -1 when the trace does not list them.
+ */
+int kernel_grid_add_cfs_asleep(json_object *trace, struct disturbance **list, int *n);
 
 /* A span in which tasks not of the window ran on the measured CPU, as the trace saw them. */
 struct others_span {

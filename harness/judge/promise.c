@@ -138,18 +138,23 @@ static double boundary_shift_us(const struct cpu_timeline *rt, uint64_t at, uint
 }
 
 /*
- * The worst disturbance in [from, to) that censors its period: a tick held back at least the
- * threshold `from_us`, or a span the trace lost (always); NULL when none.
+ * The worst disturbance in [from, to) that censors its period: a tick held back, or the CFS
+ * spinner asleep beside an idle CPU, at least the threshold `from_us`, or a span the trace lost
+ * (always); NULL when none.
  */
 static const struct disturbance *worst_disturbance(const struct disturbance *d, int n, double from_us, uint64_t from,
 						   uint64_t to)
 {
 	const struct disturbance *worst = NULL;
 
-	for (int i = 0; i < n; i++)
-		if (d[i].from_ns < to && d[i].to_ns > from && (d[i].lost || d[i].late_us >= from_us) &&
-		    (!worst || (d[i].lost && !worst->lost) || (d[i].lost == worst->lost && d[i].late_us > worst->late_us)))
+	for (int i = 0; i < n; i++) {
+		bool lost = d[i].kind == DISTURBANCE_LOST;
+
+		if (d[i].from_ns < to && d[i].to_ns > from && (lost || d[i].late_us >= from_us) &&
+		    (!worst || (lost && worst->kind != DISTURBANCE_LOST) ||
+		     (lost == (worst->kind == DISTURBANCE_LOST) && d[i].late_us > worst->late_us)))
 			worst = &d[i];
+	}
 	return worst;
 }
 
@@ -167,7 +172,7 @@ static double held_us(const struct promise_terms *t, uint64_t from, uint64_t to)
 	double sum = 0;
 
 	for (int i = 0; t->disturbed && i < t->disturbed_count; i++)
-		if (!t->disturbed[i].lost && t->disturbed[i].from_ns < to && t->disturbed[i].to_ns > from)
+		if (t->disturbed[i].kind != DISTURBANCE_LOST && t->disturbed[i].from_ns < to && t->disturbed[i].to_ns > from)
 			sum += t->disturbed[i].late_us;
 	return sum;
 }
@@ -206,7 +211,7 @@ static void eval_bounds(const struct cpu_timeline *rt, const struct cpu_timeline
 		if (worst) {
 			run = 0;
 			if (e->censored < CENSORED_LISTED)
-				e->censored_at[e->censored] = (struct disturbance){ from, to, worst->late_us, worst->lost };
+				e->censored_at[e->censored] = (struct disturbance){ from, to, worst->late_us, worst->kind };
 			e->censored++;
 			continue;
 		}

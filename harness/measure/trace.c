@@ -2,6 +2,7 @@
 /* Tracing per run: tracefs found or mounted (a marker names the run), armed per window with a hog or RT
  * task on the measured CPU; stale ones go. */
 #include "trace.h"
+#include "trace_blocked.h"
 #include "trace_others.h"
 #include "json_util.h"
 #include "pseudo_fs.h"
@@ -443,6 +444,15 @@ static uint64_t rt_tasks_left_ns(const struct window_shm *shm)
 	return to;
 }
 
+/* The CFS spinner (role victim) on the measured CPU, -1 when none. */
+static int measured_victim(const struct window_shm *shm, int cpu)
+{
+	for (int i = 0; i < shm->task_count; i++)
+		if (shm->task[i].config.role == ROLE_VICTIM && shm->task[i].config.cpu == cpu && shm->task[i].pid > 0)
+			return i;
+	return -1;
+}
+
 /*
  * How long the measured CPU went on idling after the window's start, when a spinner there was
  * due to wake then (its timer set for start_ns) and it idled at that moment; 0 when it ran a task.
@@ -574,10 +584,14 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		free(gaps);
 		n = (size_t)-1;
 	}
-	/* Every switch seen on the measured CPU: who else ran there, and when. */
+	/* Every switch seen on the measured CPU: who else ran there, and when; where the CFS spinner slept. */
 	if (n != (size_t)-1 && !lost) {
+		int victim = measured_victim(shm, in.cpu);
+
 		others = json_object_new_object();
 		trace_others_to_json(others, &in);
+		if (victim >= 0)
+			trace_blocked_to_json(others, &in, shm->task[victim].pid, shm->task[victim].config.name);
 	}
 	free(c.ev);
 	if (n == (size_t)-1) {
@@ -615,6 +629,8 @@ json_object *trace_case_json(struct trace_session *t, const struct window_shm *s
 		json_object_object_add(obj, "rt_timer", timer);
 	if (others && json_object_object_get_ex(others, "others", &listed))
 		json_object_object_add(obj, "others", json_object_get(listed));
+	if (others && json_object_object_get_ex(others, "cfs_blocked", &listed))
+		json_object_object_add(obj, "cfs_blocked", json_object_get(listed));
 	json_object_put(others);
 	if (c.tick_seen)
 		json_object_object_add(obj, "tick", tick_json(&c, shm, recorder_tick_source(t->rec)));

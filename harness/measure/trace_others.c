@@ -11,7 +11,8 @@ static bool is_other(const struct trace_switch *e)
 	return !e->next_task[0] && e->next_pid != 0 && e->next_kind != TRACE_IDLE && e->next_kind != TRACE_RT;
 }
 
-static void add_run(struct trace_others_span *out, size_t max, size_t *n, uint64_t from, uint64_t to, bool *complete)
+void trace_others_span_add(struct trace_others_span *out, size_t max, size_t *n, uint64_t from, uint64_t to,
+			   bool *complete)
 {
 	if (to <= from)
 		return;
@@ -74,7 +75,7 @@ size_t trace_others_find(const struct trace_input *in, struct trace_others_span 
 			add_lost(lost, since, at);
 		} else {
 			if (other && at > since) {
-				add_run(out, max, &n, since, at, complete);
+				trace_others_span_add(out, max, &n, since, at, complete);
 				*total_ns += at - since;
 			}
 			if (other_rt)
@@ -87,7 +88,7 @@ size_t trace_others_find(const struct trace_input *in, struct trace_others_span 
 		since = at;
 	}
 	if (other && in->end_ns > since) {
-		add_run(out, max, &n, since, in->end_ns, complete);
+		trace_others_span_add(out, max, &n, since, in->end_ns, complete);
 		*total_ns += in->end_ns - since;
 	}
 	if (other_rt)
@@ -95,9 +96,8 @@ size_t trace_others_find(const struct trace_input *in, struct trace_others_span 
 	return n;
 }
 
-/* [[from_ms, to_ms, (ran_us)], ...] from the window start. */
-static json_object *spans_json(const struct trace_input *in, const struct trace_others_span *spans, size_t n,
-			       bool with_ran)
+json_object *trace_others_spans_json(const struct trace_input *in, const struct trace_others_span *spans, size_t n,
+				     bool with_ran)
 {
 	json_object *list = json_object_new_array();
 
@@ -133,12 +133,12 @@ void trace_others_to_json(json_object *obj, const struct trace_input *in)
 	json_add_double(o, "total_us", total / 1e3);
 	json_add_double(o, "rt_total_us", rt / 1e3);
 	if (complete)
-		json_object_object_add(o, "spans", spans_json(in, spans, n, true));
+		json_object_object_add(o, "spans", trace_others_spans_json(in, spans, n, true));
 	else
 		json_add_int(o, "more_than", TRACE_OTHERS_LISTED);
 	json_add_double(o, "unrecorded_us", lost.total_ns / 1e3);
 	if (lost.complete)
-		json_object_object_add(o, "unrecorded", spans_json(in, lost.spans, lost.count, false));
+		json_object_object_add(o, "unrecorded", trace_others_spans_json(in, lost.spans, lost.count, false));
 	else
 		json_add_int(o, "unrecorded_more_than", TRACE_OTHERS_LISTED);
 	json_object_object_add(obj, "others", o);

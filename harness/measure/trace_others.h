@@ -44,6 +44,12 @@ struct trace_unrecorded {
  */
 size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,
 			 uint64_t *rt_ns, bool *complete, struct trace_unrecorded *lost);
+/* Appends [from, to) to out[] (n of max), joined to the last span when closer than JOIN_NS. */
+void trace_others_span_add(struct trace_others_span *out, size_t max, size_t *n, uint64_t from, uint64_t to,
+			   bool *complete);
+/* [[from_ms, to_ms(, ran_us)], ...] from the window start. */
+json_object *trace_others_spans_json(const struct trace_input *in, const struct trace_others_span *spans, size_t n,
+				     bool with_ran);
 /*
  * obj.others = {total_us, rt_total_us, spans: [[from_ms, to_ms, ran_us], ...], unrecorded_us,
  * unrecorded: [[from_ms, to_ms], ...]} (ms from the window start; more_than instead of spans,

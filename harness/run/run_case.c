@@ -788,6 +788,9 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->others_count = terms->disturbed_count >= 0 &&
 					      kernel_grid_add_unrecorded(trace, &disturbed, &terms->disturbed_count) >= 0
 				      ? kernel_grid_others(trace, &others) : -1;
+		/* Where the CFS spinner slept beside an idle CPU its rest was not wanted: left out too. */
+		if (terms->disturbed_count >= 0)
+			kernel_grid_add_cfs_asleep(trace, &disturbed, &terms->disturbed_count);
 		terms->disturbed = disturbed;
 		terms->others = others;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */

@@ -538,7 +538,7 @@ TEST(promise_kernel_grid_top_period_shows_rt_short_changed)
 TEST(promise_a_period_the_machine_held_the_tick_in_is_censored)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 1440 * MS, 1454 * MS, 10000, false } };
+	static const struct disturbance held[] = { { 1440 * MS, 1454 * MS, 10000, DISTURBANCE_HELD } };
 	struct outcome o;
 
 	memset(&sched, 0, sizeof(sched));
@@ -607,7 +607,7 @@ TEST(promise_cfs_rest_counts_other_tasks_where_the_trace_placed_them)
 TEST(promise_a_period_the_trace_lost_is_censored_not_counted)
 {
 	static const uint64_t at[] = { 1000 * MS, 2000 * MS };
-	static const struct disturbance lost[] = { { 1950 * MS, 1990 * MS, 40000, true } };
+	static const struct disturbance lost[] = { { 1950 * MS, 1990 * MS, 40000, DISTURBANCE_LOST } };
 	static const struct others_span stale[] = { { 1950 * MS, 1990 * MS, 40000 } };
 	struct outcome o;
 
@@ -627,13 +627,45 @@ TEST(promise_a_period_the_trace_lost_is_censored_not_counted)
 	disturbed = lost;
 	disturbed_count = 1;
 	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
-	CHECK(o.p.censored == 1 && o.p.censored_at[0].lost && o.p.censored_at[0].from_ns == 1000 * MS,
+	CHECK(o.p.censored == 1 && o.p.censored_at[0].kind == DISTURBANCE_LOST && o.p.censored_at[0].from_ns == 1000 * MS,
 	      "the lost period left out: %d", o.p.censored);
 	CHECK(o.p.periods == 0, "no clean whole period is left: %d", o.p.periods);
 	disturbed = NULL;
 	disturbed_count = -1;
 	others = NULL;
 	others_count = -1;
+}
+
+/*
+ * The CFS spinner slept through the second period's slot (on PREEMPT_RT behind an RT kernel
+ * thread throttled with the hog) and the CPU idled: the rest was not wanted, so that period is
+ * left out with its reason, as a tick held back as long would be; below the threshold it counts.
+ */
+TEST(promise_a_period_the_cfs_task_slept_through_is_censored)
+{
+	static const uint64_t at[] = { 1000 * MS, 2000 * MS };
+	static const struct disturbance asleep[] = { { 1950 * MS, 2000 * MS, 50000, DISTURBANCE_CFS_ASLEEP } };
+	static const struct disturbance brief[] = { { 1950 * MS, 1950 * MS + 300000, 300, DISTURBANCE_CFS_ASLEEP } };
+	struct outcome o;
+
+	memset(&sched, 0, sizeof(sched));
+	sched.end_ns = 3000 * MS;
+	runs(&sched, 0, 950 * MS, RT);
+	runs(&sched, 950 * MS, 1000 * MS, CFS);
+	runs(&sched, 1000 * MS, 1950 * MS, RT);
+	runs(&sched, 1950 * MS, 2000 * MS, NOBODY);	/* idle: the CFS task asleep */
+	runs(&sched, 2000 * MS, 2950 * MS, RT);
+	runs(&sched, 2950 * MS, 3000 * MS, CFS);
+	disturbed = asleep;
+	disturbed_count = 1;
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(o.p.censored == 1 && o.p.censored_at[0].kind == DISTURBANCE_CFS_ASLEEP && o.p.periods == 0,
+	      "the period left out: %d censored, %d judged", o.p.censored, o.p.periods);
+	disturbed = brief;
+	judge_on_kernel_grid(at, 2, &sched, 950000, 1000000, &o);
+	CHECK(o.p.censored == 0 && o.p.periods == 1, "300 us below the 500 us threshold: judged (%d)", o.p.censored);
+	disturbed = NULL;
+	disturbed_count = -1;
 }
 
 /*
@@ -710,8 +742,8 @@ TEST(promise_share_span_of_one_whole_period)
 TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 200 * MS, 204 * MS, 3000, false }, { 1440 * MS, 1454 * MS, 10000, false },
-						   { 2000 * MS, 2004 * MS, 2000, false } };
+	static const struct disturbance held[] = { { 200 * MS, 204 * MS, 3000, DISTURBANCE_HELD }, { 1440 * MS, 1454 * MS, 10000, DISTURBANCE_HELD },
+						   { 2000 * MS, 2004 * MS, 2000, DISTURBANCE_HELD } };
 	struct outcome o;
 	json_object *rt = json_object_new_object(), *cfs = json_object_new_object(), *why;
 
@@ -759,8 +791,8 @@ TEST(promise_stand_in_share_over_a_disturbed_span_is_taken_away)
 TEST(promise_censoring_threshold_climbs_until_periods_are_judged)
 {
 	static const uint64_t at[] = { 500 * MS, 1500 * MS, 2500 * MS };
-	static const struct disturbance held[] = { { 300 * MS, 305 * MS, 1300, false }, { 900 * MS, 905 * MS, 1300, false },
-						   { 1900 * MS, 1905 * MS, 1300, false }, { 2700 * MS, 2705 * MS, 3000, false } };
+	static const struct disturbance held[] = { { 300 * MS, 305 * MS, 1300, DISTURBANCE_HELD }, { 900 * MS, 905 * MS, 1300, DISTURBANCE_HELD },
+						   { 1900 * MS, 1905 * MS, 1300, DISTURBANCE_HELD }, { 2700 * MS, 2705 * MS, 3000, DISTURBANCE_HELD } };
 	struct outcome o;
 	json_object *rt = json_object_new_object(), *v;
 

@@ -108,11 +108,11 @@ TEST(kernel_grid_add_unrecorded_appends_lost_spans)
 	int n = 1;
 	char why[120];
 
-	d[0] = (struct disturbance){ 10 * MS, 14 * MS, 3000, false };
+	d[0] = (struct disturbance){ 10 * MS, 14 * MS, 3000, DISTURBANCE_HELD };
 	CHECK(kernel_grid_add_unrecorded(trace, &d, &n) == 1 && n == 2, "one appended: %d", n);
-	CHECK(n == 2 && d[1].lost && d[1].from_ns == 200 * MS && d[1].to_ns == 300 * MS &&
+	CHECK(n == 2 && d[1].kind == DISTURBANCE_LOST && d[1].from_ns == 200 * MS && d[1].to_ns == 300 * MS &&
 		      fabs(d[1].late_us - 100000) < 1e-6, "the lost span, its length in late_us");
-	CHECK(n == 2 && !d[0].lost, "the held-back tick kept");
+	CHECK(n == 2 && d[0].kind == DISTURBANCE_HELD, "the held-back tick kept");
 	disturbance_why(&d[1], why, sizeof(why));
 	CHECK(strstr(why, "lost the switches of 100.0 ms") != NULL, "why: %s", why);
 	CHECK(kernel_grid_add_unrecorded(old, &d, &n) == -1 && n == 2, "an older result does not list them");
