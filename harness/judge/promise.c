@@ -147,23 +147,11 @@ static const struct disturbance *worst_disturbance(const struct disturbance *d, 
 {
 	const struct disturbance *worst = NULL;
 
-	for (int i = 0; i < n; i++) {
-		bool lost = d[i].kind == DISTURBANCE_LOST;
-
-		if (d[i].from_ns < to && d[i].to_ns > from && (lost || d[i].late_us >= from_us) &&
-		    (!worst || (lost && worst->kind != DISTURBANCE_LOST) ||
-		     (lost == (worst->kind == DISTURBANCE_LOST) && d[i].late_us > worst->late_us)))
+	for (int i = 0; i < n; i++)
+		if (d[i].from_ns < to && d[i].to_ns > from &&
+		    (d[i].kind == DISTURBANCE_LOST || d[i].late_us >= from_us) && (!worst || d[i].late_us > worst->late_us))
 			worst = &d[i];
-	}
 	return worst;
-}
-
-/* Whether something in [from, to) censors it: how much (its late_us), 0 when nothing does. */
-static double disturbed_us(const struct disturbance *d, int n, double from_us, uint64_t from, uint64_t to)
-{
-	const struct disturbance *worst = worst_disturbance(d, n, from_us, from, to);
-
-	return worst ? fmax(worst->late_us, 1e-3) : 0;
 }
 
 /* What the listed holds below the censoring threshold took in [from, to): a clean span's. */
@@ -255,7 +243,7 @@ static double longest_whole(const struct bounds *b, const struct promise_terms *
 
 			if (span <= best || units < 1 || fabs(span - units * (double)unit_us) > t->tick_us ||
 			    (undisturbed && t->disturbed_count > 0 &&
-			     disturbed_us(t->disturbed, t->disturbed_count, t->disturbed_from_us, b->at[i], b->at[j]) > 0))
+			     worst_disturbance(t->disturbed, t->disturbed_count, t->disturbed_from_us, b->at[i], b->at[j])))
 				continue;
 			best = span;
 			*from = i;
@@ -601,7 +589,7 @@ static bool own_span_disturbed(const struct promise_terms *t, json_object *metri
 	uint64_t from, to;
 
 	return t->disturbed_count > 0 && own_span(metrics, &from, &to) &&
-	       disturbed_us(t->disturbed, t->disturbed_count, t->disturbed_from_us, from, to) > 0;
+	       worst_disturbance(t->disturbed, t->disturbed_count, t->disturbed_from_us, from, to);
 }
 
 /* The holds below the threshold in a share's span: its tolerance allows what they took. */

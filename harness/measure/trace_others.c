@@ -40,14 +40,7 @@ static void add_lost(struct trace_unrecorded *lost, uint64_t from, uint64_t to)
 	if (!lost || to <= from)
 		return;
 	lost->total_ns += to - from;
-	if (lost->count && from <= lost->spans[lost->count - 1].to_ns) {
-		lost->spans[lost->count - 1].to_ns = to;
-		lost->spans[lost->count - 1].ran_ns += to - from;
-	} else if (lost->count == lost->max) {
-		lost->complete = false;
-	} else {
-		lost->spans[lost->count++] = (struct trace_others_span){ from, to, to - from };
-	}
+	trace_others_span_add(lost->spans, lost->max, &lost->count, from, to, &lost->complete);
 }
 
 size_t trace_others_find(const struct trace_input *in, struct trace_others_span *out, size_t max, uint64_t *total_ns,

@@ -767,6 +767,7 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 	uint64_t *bounds = NULL;
 	struct disturbance *disturbed = NULL;
 	struct others_span *others = NULL;
+	bool lost_known;
 
 	if (have) {
 		/* Periods end where the timelines do (a little before the window's end). */
@@ -782,15 +783,15 @@ static bool measure_promise(struct run_ctx *ctx, const struct scenario *s, const
 		terms->disturbed_count = kernel_grid_disturbed(trace, (uint64_t)(ctx->model.tick_us * 1000), &disturbed,
 							       &terms->disturbed_from_us);
 		/*
-		 * Where the trace lost switches nobody's time is known: those periods are left out,
-		 * and other tasks' time is placed per period only where they can be.
+		 * Where the trace lost switches nobody's time is known, and where the CFS spinner slept
+		 * beside an idle CPU its rest was not wanted: those periods are left out too. Other
+		 * tasks' time is placed per period only where the lost spans are known.
 		 */
-		terms->others_count = terms->disturbed_count >= 0 &&
-					      kernel_grid_add_unrecorded(trace, &disturbed, &terms->disturbed_count) >= 0
-				      ? kernel_grid_others(trace, &others) : -1;
-		/* Where the CFS spinner slept beside an idle CPU its rest was not wanted: left out too. */
+		lost_known = terms->disturbed_count >= 0 &&
+			     kernel_grid_add_unrecorded(trace, &disturbed, &terms->disturbed_count) >= 0;
 		if (terms->disturbed_count >= 0)
 			kernel_grid_add_cfs_asleep(trace, &disturbed, &terms->disturbed_count);
+		terms->others_count = lost_known ? kernel_grid_others(trace, &others) : -1;
 		terms->disturbed = disturbed;
 		terms->others = others;
 		/* RT ran only this policy from the window start unless a lead-in wrote others first. */
